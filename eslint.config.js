@@ -1,0 +1,139 @@
+// @ts-check
+import js from '@eslint/js';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const webFiles = ['src/web/**/*.{ts,tsx}'];
+
+// SECURITY.md rule 12: untrusted HTML goes through one component (DOMPurify + sandboxed iframe);
+// every other way of injecting markup is banned.
+const bannedHtmlInjection = [
+  {
+    selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+    message: 'Render untrusted HTML only through src/web/components/safe-html (SECURITY.md §12).',
+  },
+  {
+    selector: "Property[key.name='dangerouslySetInnerHTML']",
+    message: 'Render untrusted HTML only through src/web/components/safe-html (SECURITY.md §12).',
+  },
+  {
+    selector:
+      'AssignmentExpression > MemberExpression.left[property.name=/^(innerHTML|outerHTML)$/]',
+    message: 'Do not assign markup; build DOM nodes or use the safe-html component.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='insertAdjacentHTML']",
+    message: 'Do not inject markup; build DOM nodes or use the safe-html component.',
+  },
+];
+
+export default defineConfig([
+  globalIgnores([
+    'dist/',
+    'data/',
+    'node_modules/',
+    'playwright-report/',
+    'test-results/',
+    'coverage/',
+    'bench/report/',
+  ]),
+
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        // Finds each file's project through the solution tsconfig.json and its references.
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      eqeqeq: ['error', 'smart'],
+      'no-restricted-syntax': ['error', ...bannedHtmlInjection],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // JSX handlers may be async (react-hook-form's handleSubmit returns a promise).
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+      // Fastify plugins and handlers are async by contract, with or without an await inside.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      // react-router loaders throw Responses (redirect, 404) on purpose.
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'lib', name: 'Response' }] },
+      ],
+    },
+  },
+
+  // Plain JavaScript (this file, bin/) is outside every tsconfig: lint it without types.
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+
+  // One-way imports (DESIGN.md "three rooms and a corridor"): web -> api, server -> api.
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './src/web',
+              from: './src/server',
+              message: 'The dashboard talks to the server over HTTP only; share code via src/api.',
+            },
+            {
+              target: './src/server',
+              from: './src/web',
+              message: 'The server must not depend on the dashboard; share code via src/api.',
+            },
+            {
+              target: './src/api',
+              from: ['./src/web', './src/server', './e2e', './scripts', './bench'],
+              message: 'The contract (src/api) imports nothing from the rest of the repo.',
+            },
+          ],
+        },
+      ],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+
+  // The dashboard: browser globals, hooks, TanStack Query, accessibility.
+  {
+    files: webFiles,
+    extends: [
+      reactHooks.configs.flat.recommended,
+      pluginQuery.configs['flat/recommended'],
+      jsxA11y.flatConfigs.recommended,
+    ],
+  },
+
+  // The one component allowed to hand sanitized HTML to the DOM.
+  {
+    files: ['src/web/components/safe-html/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+]);

@@ -1,0 +1,150 @@
+// `npm test`: every check the repo has, in order, streaming each step's output. It keeps going
+// after a failure so one run shows all of them, and ends with exactly one line
+// `N passed, M failed[, K skipped]` (exit status 1 when anything failed).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+interface Step {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** Reads the step's report; without it the step counts as one check. */
+  count?: () => Promise<Counts>;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const reportDir = await mkdtemp(path.join(tmpdir(), 'listkeeper-test-'));
+const vitestReport = path.join(reportDir, 'vitest.json');
+const playwrightReport = path.join(reportDir, 'playwright.json');
+
+const steps: Step[] = [
+  { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+  {
+    name: 'unit tests',
+    command: [
+      'npm',
+      'run',
+      '--silent',
+      'test:unit',
+      '--',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${vitestReport}`,
+    ],
+    count: () => countVitest(vitestReport),
+  },
+  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
+  {
+    name: 'e2e tests',
+    command: ['npx', 'playwright', 'test'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport },
+    count: () => countPlaywright(playwrightReport),
+  },
+];
+
+const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+const summary: string[] = [];
+let buildFailed = false;
+
+for (const step of steps) {
+  if (step.name === 'e2e tests' && buildFailed) {
+    // Testing a stale dist/ would report on code that is not the code under test.
+    summary.push(`${step.name}: not run (the build failed)`);
+    continue;
+  }
+  console.log(`\n=== ${step.name}: ${step.command.join(' ')}\n`);
+  const exitCode = await run(step.command, step.env);
+  const counts = await countStep(step, exitCode);
+  if (step.name === 'build' && exitCode !== 0) buildFailed = true;
+  total.passed += counts.passed;
+  total.failed += counts.failed;
+  total.skipped += counts.skipped;
+  summary.push(`${step.name}: ${format(counts)}${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
+}
+
+await rm(reportDir, { recursive: true, force: true });
+console.log(`\n=== summary\n${summary.map((line) => `  ${line}`).join('\n')}\n`);
+console.log(format(total));
+process.exitCode = total.failed > 0 ? 1 : 0;
+
+function format({ passed, failed, skipped }: Counts): string {
+  return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+}
+
+/** A failing step always counts at least one failure, even when its report is missing or clean. */
+async function countStep(step: Step, exitCode: number): Promise<Counts> {
+  if (!step.count) return exitCode === 0 ? counts(1, 0) : counts(0, 1);
+  let reported: Counts;
+  try {
+    reported = await step.count();
+  } catch {
+    return counts(0, 1);
+  }
+  if (exitCode !== 0 && reported.failed === 0) reported.failed = 1;
+  return reported;
+}
+
+function counts(passed: number, failed: number, skipped = 0): Counts {
+  return { passed, failed, skipped };
+}
+
+function run(command: string[], env: Record<string, string> = {}): Promise<number> {
+  const [file = '', ...args] = command;
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('error', (error) => {
+      console.error(`could not start ${file}: ${error.message}`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+async function readJson(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, 'utf8')) as unknown;
+}
+
+async function countVitest(file: string): Promise<Counts> {
+  const report = (await readJson(file)) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    testResults: { status: string; assertionResults: { status: string }[] }[];
+  };
+  // A file that fails to load (syntax, import, hook error) fails without failing any test.
+  const brokenFiles = report.testResults.filter(
+    (result) =>
+      result.status === 'failed' &&
+      !result.assertionResults.some((test) => test.status === 'failed'),
+  ).length;
+  return counts(
+    report.numPassedTests,
+    report.numFailedTests + brokenFiles,
+    report.numPendingTests + report.numTodoTests,
+  );
+}
+
+async function countPlaywright(file: string): Promise<Counts> {
+  const report = (await readJson(file)) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    errors?: unknown[];
+  };
+  const { expected, unexpected, flaky, skipped } = report.stats;
+  // Errors outside any test (config, global setup) fail the run without failing a test.
+  const runErrors = unexpected === 0 ? (report.errors?.length ?? 0) : 0;
+  return counts(expected, unexpected + flaky + runErrors, skipped);
+}

@@ -1,0 +1,82 @@
+import * as z from 'zod';
+import { SuccessBody } from './primitives.ts';
+import { AccountCollection, AccountCreate, AccountDetail, AccountQuery, AccountUpdate } from './schemas/account.ts';
+import {
+  Administrator,
+  AdministratorCollection,
+  AdministratorCreate,
+  AdministratorUpdate,
+  RetrievedKey,
+} from './schemas/administrator.ts';
+import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
+import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
+import { List, ListCollection, ListCreate, ListUpdate } from './schemas/list.ts';
+import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
+import { MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One operation of spec §4. `path` is relative to /api/2 and ends with a slash (spec §1 rule 1);
+ * `:id` and `:name` are path segments. `collection` marks answers whose array key the spec does not
+ * name: the client accepts a bare array, `data`, or the object's one array-valued property.
+ */
+export interface Operation {
+  readonly section: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly response: z.ZodType;
+  readonly collection?: boolean;
+}
+
+const NoQuery = z.strictObject({});
+
+/** Every operation of spec §4.1–4.7, keyed `resource.action`. Client, server and tests share it. */
+export const OPERATIONS = {
+  'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact },
+  'contacts.list': { section: '4.1', method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage },
+  'contacts.create': { section: '4.1', method: 'POST', path: '/contacts/', body: ContactCreate, response: Contact },
+  'contacts.update': { section: '4.1', method: 'PUT', path: '/contacts/:id/', body: ContactUpdate, response: Contact },
+  'contacts.delete': { section: '4.1', method: 'DELETE', path: '/contacts/:id/', response: SuccessBody },
+
+  'emails.get': { section: '4.2', method: 'GET', path: '/emails/:id/', query: NoQuery, response: Email },
+  'emails.create': { section: '4.2', method: 'POST', path: '/emails/', body: EmailCreate, response: Email },
+  'emails.update': { section: '4.2', method: 'PUT', path: '/emails/:id/', body: EmailUpdate, response: Email },
+  'emails.delete': { section: '4.2', method: 'DELETE', path: '/emails/:id/', response: SuccessBody },
+
+  'membership.get': { section: '4.3', method: 'GET', path: '/membership/:id/', query: NoQuery, response: Membership },
+  'membership.create': { section: '4.3', method: 'POST', path: '/membership/', body: MembershipCreate, response: Membership },
+  'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership },
+  'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody },
+
+  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: NoQuery, response: ListCollection, collection: true },
+  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: NoQuery, response: List },
+  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List },
+  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', body: ListUpdate, response: List },
+  'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody },
+
+  'messages.list': { section: '4.5', method: 'GET', path: '/messages/', query: MessageQuery, response: MessagePage },
+  'messages.get': { section: '4.5', method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message },
+  'messages.send': { section: '4.5', method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody },
+  'messages.delete': { section: '4.5', method: 'DELETE', path: '/messages/:id/', response: SuccessBody },
+
+  'users.list': { section: '4.6', method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true },
+  'users.get': { section: '4.6', method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator },
+  'users.create': { section: '4.6', method: 'POST', path: '/users/', body: AdministratorCreate, response: Administrator },
+  'users.update': { section: '4.6', method: 'PUT', path: '/users/:id/', body: AdministratorUpdate, response: Administrator },
+  'users.retrieveKey': { section: '4.6', method: 'PUT', path: '/users/:id/', body: AdministratorUpdate, response: RetrievedKey },
+  'users.delete': { section: '4.6', method: 'DELETE', path: '/users/:id/', response: SuccessBody },
+
+  'accounts.list': { section: '4.7', method: 'GET', path: '/accounts/', query: AccountQuery, response: AccountCollection, collection: true },
+  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail },
+  'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail },
+  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail },
+  'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
+} as const satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+/** Spec §4.8: `account_id` selects the account of a global key, on every endpoint. */
+export const ACCOUNT_ID_PARAM = 'account_id';

@@ -1,0 +1,109 @@
+import * as z from 'zod';
+import { NAME_MAX_LENGTH, NAME_PATTERN } from './constants.ts';
+
+/**
+ * Building blocks shared by the resource schemas. Identifiers are the service's own: the reference
+ * server uses integers, but the spec does not fix their type, so strings are accepted too.
+ */
+export const Id = z.union([z.int().positive(), z.string().min(1)]);
+export type Id = z.infer<typeof Id>;
+
+/** Spec §2.4: alphanumerics, underscore, period and hyphen; at most 64 characters. */
+export const ListName = z
+  .string()
+  .min(1, 'is required')
+  .max(NAME_MAX_LENGTH, `has at most ${NAME_MAX_LENGTH} characters`)
+  .regex(NAME_PATTERN, 'may hold only letters, digits, underscore, period and hyphen');
+
+/** Spec §8: account names follow the list-name rules. */
+export const AccountName = ListName;
+
+export const EmailAddress = z.email('is not a valid email address');
+
+/** A regular expression as the API stores it (taboo rules, address restrictions). */
+export const RegexSource = z
+  .string()
+  .min(1, 'cannot be empty: it would match everything')
+  .refine(isValidRegex, 'is not a valid regular expression');
+
+export function isValidRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Spec §2.6: the `cidr` restriction, IPv4 or IPv6, with or without a prefix length. */
+export const Cidr = z.string().refine(isCidr, 'is not a valid IP address or CIDR range');
+
+export function isCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  if (rest.length > 0) return false;
+  const isV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
+  if (isV4) {
+    if (isV4.slice(1).some((octet) => Number(octet) > 255)) return false;
+    return prefix === undefined || isPrefix(prefix, 32);
+  }
+  if (!address.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(address)) return false;
+  try {
+    // The URL parser is the one IPv6 validator both browsers and Node carry.
+    new URL(`http://[${address}]/`);
+  } catch {
+    return false;
+  }
+  return prefix === undefined || isPrefix(prefix, 128);
+}
+
+function isPrefix(text: string, max: number): boolean {
+  return /^\d{1,3}$/.test(text) && Number(text) <= max;
+}
+
+/**
+ * A field a client may read but never write (spec: "read-only"). Kept in input schemas so that a
+ * write naming it gets a message that says why, instead of a generic "unknown field".
+ */
+export function readOnly(why = 'is read-only') {
+  return z.never({ error: why }).optional();
+}
+
+/**
+ * A query parameter that needs no value (spec §4.1 `orphans`, §4.6 `get_key`): present means true.
+ * The form decoder reads the `flag` marker.
+ */
+export function flag() {
+  return z.boolean().meta({ form: 'flag' }).optional();
+}
+
+/** Spec §1 rule 3: the body of a successful DELETE (and of POST /messages/). */
+export const SuccessBody = z.object({ success: z.literal(1) });
+export type SuccessBody = z.infer<typeof SuccessBody>;
+
+/** Spec §7: every error body. */
+export const ErrorBody = z.object({ is_error: z.literal(true), message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Shared by the paged collection queries (spec §4.1, §4.5, §4.7). */
+export function pageQuery(maxLimit: number) {
+  return {
+    page: z.int('must be a whole number').min(1, 'starts at 1').optional(),
+    limit: z
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(maxLimit, `is at most ${maxLimit}`)
+      .optional(),
+  };
+}
+
+/** Spec §4.1 and §4.5: a page of a collection. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({ count: z.int().nonnegative(), page: z.int().positive(), data: z.array(item) });
+}
+
+/** Makes every field of a shape optional: update inputs are partial (spec §1 rule 6). */
+export function optionalAll<T extends Record<string, z.ZodType>>(shape: T) {
+  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
+    [K in keyof T]: z.ZodOptional<T[K]>;
+  };
+}

@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import { ACCOUNT_NOTIFY_APPROVAL_VALUES, PAGE_LIMITS, SUBSCRIPTION_MODES } from '../constants.ts';
+import { AccountName, EmailAddress, Id, RegexSource, optionalAll, pageQuery, readOnly } from '../primitives.ts';
+
+/** Spec §2.7 basic fields as returned by get all. */
+export const Account = z.looseObject({
+  id: Id,
+  name: z.string(),
+  description: z.string(),
+  lists: z.array(z.string()),
+  users: z.array(z.looseObject({ id: Id, username: z.string().nullable() })),
+});
+export type Account = z.infer<typeof Account>;
+
+/** Spec §2.7 additional fields, read and written on a single account. */
+const details = {
+  confirmation_message: z.string(),
+  confirmation_subject: z.string(),
+  welcome_message: z.string(),
+  send_welcome_message_confirmation: z.boolean(),
+  send_welcome_message_contacts: z.boolean(),
+  timezone: z.string(),
+  custom_image: z.string(),
+  notify_approval: z.union(ACCOUNT_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(v))),
+  subscriptions: z.enum(SUBSCRIPTION_MODES),
+  unsubscriptions: z.enum(SUBSCRIPTION_MODES),
+  list_delegation: z.boolean(),
+  restrict_contact: z.array(RegexSource),
+  restrict_contact_subscription: z.array(RegexSource),
+  require_list_approval: z.boolean(),
+};
+
+/**
+ * Reference-server extensions (DESIGN.md "Tenancy"): the plan's maximum address-book size, which
+ * sets the hourly rate-limit allowance (spec §8 rule 2), and whether ccid is enabled (spec §2.1).
+ * Optional on read so that other API v2 servers, which do not send them, still parse.
+ */
+const extensions = {
+  max_contacts: z.int().positive(),
+  ccid: z.boolean(),
+};
+
+/** Spec §2.7: a single account with every field. */
+export const AccountDetail = Account.extend({
+  ...details,
+  max_contacts: extensions.max_contacts.optional(),
+  ccid: extensions.ccid.optional(),
+});
+export type AccountDetail = z.infer<typeof AccountDetail>;
+
+const readOnlyFields = {
+  id: readOnly(),
+  lists: readOnly(),
+  users: readOnly(),
+};
+
+/** Spec §4.7 create. `domain` and `administrator` exist on create only. */
+export const AccountCreate = z.strictObject({
+  ...readOnlyFields,
+  name: AccountName,
+  description: z.string().optional(),
+  domain: z.string().min(1).optional(),
+  /** The initial administrator's username (an email address); the spec does not show a format. */
+  administrator: EmailAddress.optional(),
+  ...optionalAll(details),
+  ...optionalAll(extensions),
+});
+export type AccountCreate = z.infer<typeof AccountCreate>;
+
+/** Spec §4.7 update: any account field. */
+export const AccountUpdate = z.strictObject({
+  ...readOnlyFields,
+  domain: readOnly('is set when the account is created'),
+  administrator: readOnly('is set when the account is created'),
+  name: AccountName.optional(),
+  description: z.string().optional(),
+  ...optionalAll(details),
+  ...optionalAll(extensions),
+});
+export type AccountUpdate = z.infer<typeof AccountUpdate>;
+
+/** Spec §4.7 filters (listed under get one; the reference server accepts them on get all too). */
+export const AccountQuery = z.strictObject({
+  ...pageQuery(PAGE_LIMITS.accounts.max),
+  listname: z.string().optional(),
+  username: z.string().optional(),
+  description: z.string().optional(),
+});
+export type AccountQuery = z.infer<typeof AccountQuery>;
+
+/** Spec §4.7 get all: "a JSON list of account objects". */
+export const AccountCollection = z.array(Account);
+
+/** Spec §2.7 account fields that exist only on a single account. */
+export const ACCOUNT_DETAIL_FIELDS = Object.keys(details) as (keyof typeof details)[];

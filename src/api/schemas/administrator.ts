@@ -1,0 +1,94 @@
+import * as z from 'zod';
+import { EXPIRY_MONTHS, MFA_TYPES, NOTIFICATIONS, PERMISSIONS } from '../constants.ts';
+import { Cidr, EmailAddress, Id, ListName, flag, readOnly } from '../primitives.ts';
+
+/**
+ * Spec §2.6: users and API keys. `username` is absent for version 2 keys, `description` and `cidr`
+ * apply to version 2 only (§9 rule 3); `password` and `can_write` are never returned.
+ */
+export const Administrator = z.looseObject({
+  id: Id,
+  username: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  firstname: z.string(),
+  surname: z.string(),
+  cidr: z.string().nullable(),
+  custom_image: z.boolean(),
+  mfa_type: z.enum(MFA_TYPES).nullable().optional(),
+  api: z.int().nonnegative(),
+  authn_provider: z.string().nullable().optional(),
+  notifications: z.array(z.enum(NOTIFICATIONS)),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  limit_metadata: z.array(z.string()),
+  limit_lists: z.array(z.string()),
+});
+export type Administrator = z.infer<typeof Administrator>;
+
+const writable = {
+  firstname: z.string().optional(),
+  surname: z.string().optional(),
+  description: z.string().optional(),
+  cidr: Cidr.nullable().optional(),
+  custom_image: z.boolean().optional(),
+  mfa_type: z.enum(MFA_TYPES).nullable().optional(),
+  /** Spec §2.6: send a welcome email to a new administrator (default true). */
+  welcome_email: z.boolean().optional(),
+  /** Setting it replaces every existing value (spec §4.6). */
+  notifications: z.array(z.enum(NOTIFICATIONS)).optional(),
+  /** Setting it replaces every existing value (spec §4.6). */
+  permissions: z.array(z.enum(PERMISSIONS)).optional(),
+  limit_metadata: z.array(z.string().min(1)).optional(),
+  limit_lists: z.array(ListName).optional(),
+  /**
+   * The sign-in password of the reference server's OAuth login page. Write-only; the spec lists
+   * `password` for version 1 only, so other servers may refuse it.
+   */
+  password: z.string().min(12, 'has at least 12 characters').max(1024).optional(),
+};
+
+const readOnlyFields = {
+  id: readOnly(),
+  api: readOnly(),
+  authn_provider: readOnly(),
+  can_write: readOnly('applies to API version 1 only: use permissions'),
+};
+
+/** Spec §4.6 create: at minimum `username` (an email address for normal administrators). */
+export const AdministratorCreate = z.strictObject({
+  ...readOnlyFields,
+  username: EmailAddress,
+  ...writable,
+});
+export type AdministratorCreate = z.infer<typeof AdministratorCreate>;
+
+/**
+ * Spec §4.6 update, and key retrieval: `get_key` with no value, optionally with `expiry_months`
+ * of 1, 3, 6 or 12, answers the new key instead of the administrator.
+ */
+export const AdministratorUpdate = z
+  .strictObject({
+    ...readOnlyFields,
+    username: EmailAddress.optional(),
+    ...writable,
+    get_key: flag(),
+    expiry_months: z
+      .union(EXPIRY_MONTHS.map((m) => z.literal(m)), {
+        error: `is one of ${EXPIRY_MONTHS.join(', ')} months`,
+      })
+      .optional(),
+  })
+  .refine((u) => u.expiry_months === undefined || u.get_key === true, {
+    message: 'applies only with get_key',
+    path: ['expiry_months'],
+  });
+export type AdministratorUpdate = z.infer<typeof AdministratorUpdate>;
+
+/** Spec §4.6: the answer to key retrieval. */
+export const RetrievedKey = z.looseObject({
+  key: z.string().min(1),
+  expiry: z.string().nullable().optional(),
+});
+export type RetrievedKey = z.infer<typeof RetrievedKey>;
+
+/** Spec §4.6 get all: an array of administrators in an object whose key the spec does not name. */
+export const AdministratorCollection = z.array(Administrator);

@@ -1,0 +1,102 @@
+import * as z from 'zod';
+import { PAGE_LIMITS } from '../constants.ts';
+import { EmailAddress, Id, ListName, flag, pageOf, pageQuery, readOnly } from '../primitives.ts';
+import { Email } from './email.ts';
+import { Membership } from './membership.ts';
+
+/**
+ * Spec §2.1. Custom fields appear beside the standard ones, keyed by their identifier (or their name
+ * when they have none), so the object is loose: every key not in CONTACT_FIELDS is a custom field.
+ */
+export const Contact = z.looseObject({
+  id: Id,
+  ccid: z.string().nullable().optional(),
+  firstname: z.string(),
+  surname: z.string(),
+  created: z.string(),
+  notes: z.string(),
+  emails: z.array(Email),
+  lists: z.array(Membership),
+});
+export type Contact = z.infer<typeof Contact>;
+
+/** The standard contact fields of spec §2.1; any other key of a contact is a custom field. */
+export const CONTACT_FIELDS = [
+  'id',
+  'ccid',
+  'firstname',
+  'surname',
+  'created',
+  'notes',
+  'emails',
+  'lists',
+] as const;
+
+export function customFieldsOf(contact: Record<string, unknown>): Record<string, string> {
+  const standard = new Set<string>(CONTACT_FIELDS);
+  const custom: Record<string, string> = {};
+  for (const [key, value] of Object.entries(contact)) {
+    if (standard.has(key)) continue;
+    // Custom values are text; a server that sends numbers or booleans still reads sensibly.
+    custom[key] = typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value);
+  }
+  return custom;
+}
+
+/**
+ * A custom field's value is text: that is the runtime rule. Its declared type is `unknown` only
+ * because TypeScript cannot say "every other key is a string" beside the array-valued `emails` and
+ * `lists`: the inferred `{ [key: string]: string; emails: string[] }` admits no value at all, which
+ * made `contacts.create({ emails: [...] })` a type error.
+ */
+const customFieldValue: z.ZodType<unknown> = z.string();
+
+const names = {
+  ccid: z.string().min(1, 'cannot be empty').nullable().optional(),
+  firstname: z.string().optional(),
+  surname: z.string().optional(),
+  notes: z.string().optional(),
+};
+
+/**
+ * Spec §4.1 create: at least one address; repeated `lists` keys make memberships. Custom field
+ * values ride along as extra string keys; the server refuses names the account has not defined.
+ */
+export const ContactCreate = z
+  .object({
+    id: readOnly(),
+    created: readOnly(),
+    ...names,
+    emails: z.array(EmailAddress).min(1, 'needs at least one email address'),
+    lists: z.array(ListName).optional(),
+  })
+  .catchall(customFieldValue);
+export type ContactCreate = z.infer<typeof ContactCreate>;
+
+/**
+ * Spec §4.1 update. `emails` and `lists` are accepted only when the PUT creates the contact (ccid
+ * rule 1); an existing contact's addresses and memberships change through /emails/ and /membership/.
+ */
+export const ContactUpdate = z
+  .object({
+    id: readOnly(),
+    created: readOnly(),
+    ...names,
+    emails: z.array(EmailAddress).min(1, 'needs at least one email address').optional(),
+    lists: z.array(ListName).optional(),
+  })
+  .catchall(customFieldValue);
+export type ContactUpdate = z.infer<typeof ContactUpdate>;
+
+/** Spec §4.1 get many. */
+export const ContactQuery = z.strictObject({
+  ...pageQuery(PAGE_LIMITS.contacts.max),
+  search: z.string().optional(),
+  email: z.string().optional(),
+  id: Id.optional(),
+  orphans: flag(),
+});
+export type ContactQuery = z.infer<typeof ContactQuery>;
+
+export const ContactPage = pageOf(Contact);
+export type ContactPage = z.infer<typeof ContactPage>;

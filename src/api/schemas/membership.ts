@@ -1,0 +1,32 @@
+import * as z from 'zod';
+import { Id, ListName, readOnly } from '../primitives.ts';
+
+/**
+ * Spec §2.3. `digest` has three states: null keeps the address's own setting, true forces the
+ * daily digest, false forces no digest.
+ */
+export const Membership = z.looseObject({
+  id: Id,
+  contact: Id,
+  list: z.string(),
+  digest: z.boolean().nullable(),
+});
+export type Membership = z.infer<typeof Membership>;
+
+/** Spec §4.3 create: at minimum `contact` (ID) and `list` (name). */
+export const MembershipCreate = z.strictObject({
+  id: readOnly(),
+  contact: Id,
+  list: ListName,
+  digest: z.boolean().nullable().optional(),
+});
+export type MembershipCreate = z.infer<typeof MembershipCreate>;
+
+/** Spec §4.3 update: a membership changes only its digest; moving it is a delete and a create. */
+export const MembershipUpdate = z.strictObject({
+  id: readOnly(),
+  contact: readOnly('cannot be changed: remove the membership and add a new one'),
+  list: readOnly('cannot be changed: remove the membership and add a new one'),
+  digest: z.boolean().nullable().optional(),
+});
+export type MembershipUpdate = z.infer<typeof MembershipUpdate>;

@@ -1,0 +1,53 @@
+import * as z from 'zod';
+import { MESSAGE_DIRECTIONS, PAGE_LIMITS } from '../constants.ts';
+import { EmailAddress, Id, ListName, pageOf, pageQuery, readOnly } from '../primitives.ts';
+
+/** Spec §2.5. Content of a complex message is a simplified version. */
+export const Message = z.looseObject({
+  id: Id,
+  subject: z.string(),
+  from_phrase: z.string(),
+  from_address: z.string(),
+  list: z.string(),
+  time: z.int(),
+  message_id: z.string(),
+  thread_id: Id,
+  content_plain: z.string(),
+  content_html: z.string(),
+  parent: Id.nullable(),
+});
+export type Message = z.infer<typeof Message>;
+
+/**
+ * Spec §4.5 send: at minimum `list` and one of `content_plain` or `content_html`; the HTML is
+ * generated from the plain text when absent. The answer is only `{success: 1}`.
+ */
+export const MessageSend = z
+  .strictObject({
+    id: readOnly(),
+    time: readOnly(),
+    message_id: readOnly(),
+    thread_id: readOnly(),
+    list: ListName,
+    subject: z.string().optional(),
+    from_phrase: z.string().optional(),
+    from_address: EmailAddress.optional(),
+    content_plain: z.string().optional(),
+    content_html: z.string().optional(),
+    parent: Id.optional(),
+  })
+  .refine((m) => Boolean(m.content_plain) || Boolean(m.content_html), {
+    message: 'content_plain or content_html is required',
+    path: ['content_plain'],
+  });
+export type MessageSend = z.infer<typeof MessageSend>;
+
+/** Spec §4.5 get many. */
+export const MessageQuery = z.strictObject({
+  ...pageQuery(PAGE_LIMITS.messages.max),
+  direction: z.enum(MESSAGE_DIRECTIONS).optional(),
+});
+export type MessageQuery = z.infer<typeof MessageQuery>;
+
+export const MessagePage = pageOf(Message);
+export type MessagePage = z.infer<typeof MessagePage>;

@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ServerConfig } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { AppDeps } from './http/app-deps.ts';
+import { BODY_LIMIT } from './http/body-limit.ts';
+import { HttpError } from './http/http-error.ts';
+import { API_HEADERS, PAGE_SECURITY_HEADERS } from './http/security-headers.ts';
+import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limiter.ts';
+import { registerRoutes } from './routes/register-routes.ts';
+
+export { BODY_LIMIT };
+
+export interface BuildAppOptions {
+  config: ServerConfig;
+  database: DatabaseHandle;
+  validateResponses?: boolean;
+}
+
+/** Builds the reference server: API v2 under /api/2/, and the dashboard from `dist/` at `/`. */
+export async function buildApp({ config, database, validateResponses = false }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    // SECURITY.md 18: X-Forwarded-For counts only when it comes from a proxy named in TRUST_PROXY.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Long search strings are legitimate; the router's default of 100 characters is not enough.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any route runs still answer in the spec's shape (§7).
+    frameworkErrors: (error, _request, reply) => {
+      const [status, message] = frameworkError(error);
+      void reply.status(status).send({ is_error: true, message });
+    },
+  });
+
+  const deps: AppDeps = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    validateResponses,
+    rateLimiter:
+      database.dialect === 'postgres'
+        ? postgresRateLimiter(database.db, config.rateLimitWindowSeconds)
+        : memoryRateLimiter(config.rateLimitWindowSeconds),
+  };
+
+  // Spec §1 rule 2: bodies are form fields. Keep every repeated key, in order, for the shared decoder.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, new URLSearchParams(body as string));
+  });
+  await app.register(fastifyMultipart, { limits: { fieldSize: BODY_LIMIT, files: 0, fields: 1000 } });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const headers = request.url.startsWith('/api/') ? API_HEADERS : PAGE_SECURITY_HEADERS;
+    for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
+    done(null, payload);
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return reply.status(error.status).send({ is_error: true, message: error.message });
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(500).send({ is_error: true, message: 'Internal server error' });
+    }
+    return reply.status(status).send({ is_error: true, message: clientErrorMessage(error, status) });
+  });
+
+  const staticDir = config.staticDir;
+  const hasDashboard = fs.existsSync(path.join(staticDir, 'index.html'));
+  if (hasDashboard) {
+    await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const [pathname, search] = splitUrl(request.url);
+    if (pathname.startsWith('/api/')) {
+      // Spec §1 rule 1: every URL ends with a slash; redirect, keeping the method for non-GETs.
+      if (!pathname.endsWith('/')) {
+        const location = `${pathname}/${search === undefined ? '' : `?${search}`}`;
+        return reply.redirect(location, request.method === 'GET' || request.method === 'HEAD' ? 301 : 308);
+      }
+      return reply.status(404).send({ is_error: true, message: 'The API request does not exist' });
+    }
+    if (hasDashboard && (request.method === 'GET' || request.method === 'HEAD') && !path.extname(pathname)) {
+      // The dashboard routes on the client: every page URL gets the app shell.
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).type('text/plain').send('Not found');
+  });
+
+  registerRoutes(app, deps);
+  return app;
+}
+
+/** A path segment longer than any identifier or URL-encoded address the API stores. */
+const MAX_PARAM_LENGTH = 1000;
+
+function frameworkError(error: FastifyError): [number, string] {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return [400, 'The URL is not validly percent-encoded'];
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return [414, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`];
+    default:
+      return [500, 'Internal server error'];
+  }
+}
+
+/** The path and the query string (undefined without `?`); only the first `?` separates them. */
+function splitUrl(url: string): [string, string | undefined] {
+  const mark = url.indexOf('?');
+  return mark === -1 ? [url, undefined] : [url.slice(0, mark), url.slice(mark + 1)];
+}
+
+function clientErrorMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than ${BODY_LIMIT} bytes`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send form fields: application/x-www-form-urlencoded or multipart/form-data (spec §1)';
+    default:
+      return status === 404 ? 'Not found' : error.message;
+  }
+}

@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import * as z from 'zod';
+import { PERMISSIONS } from '../../api/constants.ts';
+import { AUTHENTICATION_FAILED } from '../../api/constants.ts';
+import { HttpError } from '../http/http-error.ts';
+import type { Database } from '../db/schema.ts';
+import { addressInCidr } from './cidr.ts';
+import { hashKey } from './keys.ts';
+import type { Principal } from './principal.ts';
+
+const Permissions = z.array(z.enum(PERMISSIONS));
+const Names = z.array(z.string());
+
+/** Spec §5.1 rule 6 and SECURITY.md 19: one answer for every kind of failure. */
+export function authenticationFailed(): HttpError {
+  return new HttpError(401, AUTHENTICATION_FAILED, {
+    'www-authenticate': 'Basic realm="Listkeeper API", Bearer realm="Listkeeper API"',
+  });
+}
+
+/** Spec §5.1 rule 4: `Basic base64(key:)` (empty or omitted password) or `Bearer key`. */
+export function keyFromHeader(header: string | undefined): string | null {
+  if (!header) return null;
+  const bearer = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(header);
+  if (bearer) return bearer[1] ?? null;
+  const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(header);
+  if (!basic?.[1]) return null;
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const key = colon === -1 ? decoded : decoded.slice(0, colon);
+  const password = colon === -1 ? '' : decoded.slice(colon + 1);
+  return key && password === '' ? key : null;
+}
+
+/** Resolves an API key to its administrator; any failure is the same 401. */
+export async function authenticateKey(
+  db: Kysely<Database>,
+  header: string | undefined,
+  remoteAddress: string,
+  now: Date = new Date(),
+): Promise<Principal> {
+  const key = keyFromHeader(header);
+  if (!key) throw authenticationFailed();
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('administrators', 'administrators.id', 'api_keys.administrator_id')
+    .select([
+      'administrators.id as administrator_id',
+      'administrators.account_id',
+      'administrators.permissions',
+      'administrators.limit_lists',
+      'administrators.limit_metadata',
+      'administrators.cidr',
+      'api_keys.expires_at',
+    ])
+    .where('api_keys.key_hash', '=', hashKey(key))
+    .executeTakeFirst();
+  if (!row) throw authenticationFailed();
+  if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) throw authenticationFailed();
+  if (row.cidr && !addressInCidr(remoteAddress, row.cidr)) throw authenticationFailed();
+  return {
+    administratorId: row.administrator_id,
+    accountId: row.account_id,
+    permissions: new Set(Permissions.parse(JSON.parse(row.permissions))),
+    limitLists: Names.parse(JSON.parse(row.limit_lists)),
+    limitMetadata: Names.parse(JSON.parse(row.limit_metadata)),
+  };
+}

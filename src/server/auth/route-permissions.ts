@@ -1,0 +1,57 @@
+import type { Permission } from '../../api/constants.ts';
+import type { OperationName } from '../../api/operations.ts';
+
+/**
+ * SECURITY.md 16: every operation names the permissions that allow it (any one suffices;
+ * superadmin allows everything within its scope). Deny by default: the app refuses to start if an
+ * operation is missing here. `global` operations also need a global key (spec §4.7, §4.8).
+ */
+export interface RouteRule {
+  anyOf: readonly Permission[];
+  global?: boolean;
+}
+
+const contactReaders: Permission[] = ['contact', 'membership'];
+const listReaders: Permission[] = ['list', 'list_settings', 'membership', 'contact', 'messages', 'approval'];
+
+export const ROUTE_PERMISSIONS: Record<OperationName, RouteRule> = {
+  'contacts.get': { anyOf: contactReaders },
+  'contacts.list': { anyOf: contactReaders },
+  'contacts.create': { anyOf: ['contact'] },
+  'contacts.update': { anyOf: ['contact'] },
+  'contacts.delete': { anyOf: ['contact'] },
+
+  'emails.get': { anyOf: contactReaders },
+  'emails.create': { anyOf: ['contact'] },
+  'emails.update': { anyOf: ['contact'] },
+  'emails.delete': { anyOf: ['contact'] },
+
+  'membership.get': { anyOf: contactReaders },
+  'membership.create': { anyOf: ['membership', 'contact'] },
+  'membership.update': { anyOf: ['membership', 'contact'] },
+  'membership.delete': { anyOf: ['membership', 'contact'] },
+
+  'lists.list': { anyOf: listReaders },
+  'lists.get': { anyOf: listReaders },
+  'lists.create': { anyOf: ['list'] },
+  'lists.update': { anyOf: ['list', 'list_settings'] },
+  'lists.delete': { anyOf: ['list'] },
+
+  'messages.list': { anyOf: ['messages', 'approval'] },
+  'messages.get': { anyOf: ['messages', 'approval'] },
+  'messages.send': { anyOf: ['messages'] },
+  'messages.delete': { anyOf: ['messages', 'approval'] },
+
+  'users.list': { anyOf: ['superadmin'] },
+  'users.get': { anyOf: ['superadmin'] },
+  'users.create': { anyOf: ['superadmin'] },
+  'users.update': { anyOf: ['superadmin'] },
+  'users.retrieveKey': { anyOf: ['superadmin'] },
+  'users.delete': { anyOf: ['superadmin'] },
+
+  'accounts.list': { anyOf: ['account'], global: true },
+  'accounts.get': { anyOf: ['account'], global: true },
+  'accounts.create': { anyOf: ['account'], global: true },
+  'accounts.update': { anyOf: ['account'], global: true },
+  'accounts.delete': { anyOf: ['account'], global: true },
+};

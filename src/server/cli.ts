@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import * as z from 'zod';
+import { EXPIRY_MONTHS, PERMISSIONS, type Permission } from '../api/constants.ts';
+import { AccountName, Cidr, EmailAddress } from '../api/primitives.ts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { HttpError } from './http/http-error.ts';
+import { findAccountByName } from './repositories/accounts.repository.ts';
+import { createAccount, createApiKeyAdministrator, createUser } from './services/provisioning.service.ts';
+
+/**
+ * The `listkeeper` command. Every command prints one JSON object on stdout so that scripts and
+ * tests can read it; errors print `{"is_error": true, "message": …}` and exit 1.
+ */
+const USAGE = `usage: listkeeper <command>
+  serve                                   run the API and the dashboard (PORT, HOST, DATA_DIR, DATABASE_URL)
+  demo [--contacts N]                     fill the database with demo data (idempotent)
+  account create NAME [--max-contacts N] [--ccid]
+  key create (--global | --account NAME) [--permission P]... [--cidr C] [--expiry-months N] [--description D]
+  user create --account NAME --username EMAIL [--permission P]...   (password on stdin)
+  field create --account NAME --name N [--identifier I]`;
+
+type Command = (args: string[], database: DatabaseHandle) => Promise<unknown>;
+
+const Permissions = z.array(z.enum(PERMISSIONS));
+
+async function accountIdByName(database: DatabaseHandle, name: string | undefined): Promise<number> {
+  if (!name) throw new HttpError(400, '--account NAME is required');
+  const account = await findAccountByName(database.db, name);
+  if (!account) throw new HttpError(404, `No account named ${name}`);
+  return account.id;
+}
+
+/** No --permission at all means a superadmin key (issue #3); a global one may also manage accounts. */
+function permissionsFrom(values: string[] | undefined, global: boolean): Permission[] {
+  if (!values || values.length === 0) return global ? ['superadmin', 'account'] : ['superadmin'];
+  return Permissions.parse(values);
+}
+
+const commands: Record<string, Command> = {
+  'account create': async (args, database) => {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { 'max-contacts': { type: 'string' }, ccid: { type: 'boolean' }, description: { type: 'string' } },
+    });
+    const name = AccountName.parse(positionals[0]);
+    const maxContacts = values['max-contacts'] === undefined ? undefined : z.coerce.number().int().positive().parse(values['max-contacts']);
+    const account = await createAccount(database.db, { name, maxContacts, ccid: values.ccid, description: values.description });
+    return { id: account.id, name: account.name, max_contacts: account.max_contacts, ccid: account.ccid === 1 };
+  },
+  'key create': async (args, database) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        global: { type: 'boolean' },
+        account: { type: 'string' },
+        permission: { type: 'string', multiple: true },
+        cidr: { type: 'string' },
+        'expiry-months': { type: 'string' },
+        description: { type: 'string' },
+      },
+    });
+    if (Boolean(values.global) === Boolean(values.account)) throw new HttpError(400, 'Give exactly one of --global or --account NAME');
+    const accountId = values.global ? null : await accountIdByName(database, values.account);
+    const expiryMonths =
+      values['expiry-months'] === undefined
+        ? undefined
+        : z.union(EXPIRY_MONTHS.map((m) => z.literal(m))).parse(Number(values['expiry-months']));
+    const created = await createApiKeyAdministrator(database.db, {
+      accountId,
+      permissions: permissionsFrom(values.permission, accountId === null),
+      cidr: values.cidr === undefined ? null : Cidr.parse(values.cidr),
+      description: values.description,
+      expiryMonths,
+    });
+    return { key: created.key, id: created.administrator.id, account_id: accountId, expires_at: created.expires_at };
+  },
+  'user create': async (args, database) => {
+    const { values } = parseArgs({
+      args,
+      options: { account: { type: 'string' }, global: { type: 'boolean' }, username: { type: 'string' }, permission: { type: 'string', multiple: true } },
+    });
+    const accountId = values.global ? null : await accountIdByName(database, values.account);
+    const password = (await readStdin()).replace(/\r?\n$/, '');
+    if (password.length < 12) throw new HttpError(400, 'The password (on stdin) needs at least 12 characters');
+    const user = await createUser(database.db, {
+      accountId,
+      username: EmailAddress.parse(values.username),
+      password,
+      permissions: permissionsFrom(values.permission, accountId === null),
+    });
+    return { id: user.id, username: user.username, account_id: accountId };
+  },
+};
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const app = await buildApp({ config, database });
+  const shutdown = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+  const address = await app.listen({ port: config.port, host: config.host });
+  console.log(JSON.stringify({ listening: address, database: database.dialect }));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [first, second, ...rest] = argv;
+  if (first === 'serve') return serve();
+  const name = first === 'demo' ? 'demo' : `${first ?? ''} ${second ?? ''}`;
+  const command = first === 'demo' ? demoCommand : commands[name];
+  if (!command) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  const config = loadConfig();
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    const result = await command(first === 'demo' ? argv.slice(1) : rest, database);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await database.close();
+  }
+}
+
+const demoCommand: Command = async (args, database) => {
+  const { runDemo } = await import('./demo/demo.ts');
+  return runDemo(args, database);
+};
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message =
+    error instanceof HttpError || error instanceof Error
+      ? error instanceof z.ZodError
+        ? z.prettifyError(error)
+        : error.message
+      : String(error);
+  console.log(JSON.stringify({ is_error: true, message }));
+  process.exitCode = 1;
+});

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { Database } from './schema.ts';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+}
+
+/** Opens the embedded SQLite database (default) or PostgreSQL, and migrates it to the latest schema. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  try {
+    await migrateToLatest(handle.db as Kysely<unknown>, handle.dialect);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(path.join(dataDir, 'listkeeper.db'));
+  // SECURITY.md 22: WAL, synchronous=FULL and foreign keys, asserted rather than assumed.
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = FULL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  assertPragma(file, 'journal_mode', 'wal');
+  assertPragma(file, 'synchronous', 2);
+  assertPragma(file, 'foreign_keys', 1);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+function assertPragma(file: SqliteDatabase.Database, name: string, expected: string | number): void {
+  const actual = file.pragma(name, { simple: true });
+  if (actual !== expected) {
+    throw new Error(`SQLite ${name} is ${String(actual)}, expected ${String(expected)}`);
+  }
+}
+
+function openPostgres(url: string): DatabaseHandle {
+  // bigint (int8) and count(*) come back as strings by default; every value we store fits a double.
+  pg.types.setTypeParser(20, (value) => Number(value));
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { DialectName } from './dialect.ts';
+import { initial } from './migrations/2026-11-21T0000-initial.ts';
+import { messageIndexes } from './migrations/2026-11-21T0110-message-indexes.ts';
+
+/** Every migration, named by timestamp, listed here rather than discovered from the file system. */
+function migrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '2026-11-21T0000-initial': initial(dialect),
+    '2026-11-21T0110-message-indexes': messageIndexes,
+  };
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(dialect)) };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { ServerConfig } from '../config.ts';
+import type { DialectName } from '../db/dialect.ts';
+import type { Database } from '../db/schema.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+
+/** What every route needs, built once in app.ts and handed down explicitly (no decorators). */
+export interface AppDeps {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  config: ServerConfig;
+  rateLimiter: RateLimiter;
+  /** Tests parse every answer with the contract's schema, to catch a mapper that drifts. */
+  validateResponses: boolean;
+}

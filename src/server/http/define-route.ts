@@ -1,0 +1,229 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import * as z from 'zod';
+import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
+import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
+import { authenticateKey } from '../auth/authenticate.ts';
+import { can, type Principal } from '../auth/principal.ts';
+import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
+import type { Database } from '../db/schema.ts';
+import { ALLOWANCE_PER_CONTACT, type RateCharge } from '../rate-limit/rate-limiter.ts';
+import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
+import type { AppDeps } from './app-deps.ts';
+import { BODY_LIMIT } from './body-limit.ts';
+import { HttpError, badRequest, forbidden } from './http-error.ts';
+
+/** What an operation without a query (or a body) accepts: nothing. */
+const NO_FIELDS = z.strictObject({});
+
+type Ops = typeof OPERATIONS;
+type QueryOf<K extends OperationName> = Ops[K] extends { query: z.ZodType } ? z.output<Ops[K]['query']> : undefined;
+type BodyOf<K extends OperationName> = Ops[K] extends { body: z.ZodType } ? z.output<Ops[K]['body']> : undefined;
+export type ResponseOf<K extends OperationName> = z.input<Ops[K]['response']>;
+
+export interface RouteContext<K extends OperationName> {
+  /** A transaction for writes (the route opens it and hands it down), the pool for reads. */
+  db: Kysely<Database>;
+  deps: AppDeps;
+  principal: Principal;
+  /** The account the request works on; null only for group-wide operations (accounts, global users). */
+  account: AccountRow | null;
+  params: Record<string, string>;
+  query: QueryOf<K>;
+  body: BodyOf<K>;
+  request: FastifyRequest;
+}
+
+export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) => Promise<ResponseOf<K>>;
+
+/**
+ * Registers one operation of spec §4 from the contract's table: authenticate (§5.1), choose the
+ * account (§4.8), check the permission (§2.6), decode the form (§1), charge the rate limit (§8), run
+ * the handler (in a transaction for writes), and answer JSON.
+ */
+export function defineRoute<K extends OperationName>(
+  app: FastifyInstance,
+  deps: AppDeps,
+  name: K,
+  handler: RouteHandler<K>,
+): void {
+  const operation = OPERATIONS[name];
+  const rule = ROUTE_PERMISSIONS[name];
+  const isWrite = operation.method !== 'GET';
+  app.route({
+    method: operation.method,
+    url: `/api/2${operation.path}`,
+    handler: async (request, reply) => {
+      const principal = await authenticateKey(deps.db, request.headers.authorization, request.ip);
+      const search = new URLSearchParams(queryStringOf(request.url));
+      const accountIds = search.getAll(ACCOUNT_ID_PARAM);
+      if (accountIds.length > 1) throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
+      search.delete(ACCOUNT_ID_PARAM);
+      const account = await resolveAccount(deps, principal, name, accountIds[0] ?? null, Boolean(rule.global));
+      if (!rule.anyOf.some((permission) => can(principal, permission))) {
+        throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
+      }
+      // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
+      const query = 'query' in operation ? parseOrThrow(operation.query, search) : parseOrThrow(NO_FIELDS, search);
+      // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
+      const body =
+        'body' in operation ? parseOrThrow(operation.body, await readBody(request)) : parseOrThrow(NO_FIELDS, await readBody(request));
+      const params = request.params as Record<string, string>;
+      const context = (db: Kysely<Database>) =>
+        ({
+          db,
+          deps,
+          principal,
+          account,
+          params,
+          query: 'query' in operation ? query : undefined,
+          body: 'body' in operation ? body : undefined,
+          request,
+        }) as RouteContext<K>;
+
+      let result: ResponseOf<K>;
+      let charge: RateCharge | null = null;
+      if (isWrite) {
+        // A write counts one affected object, taken before the change and given back if it fails.
+        charge = await chargeOrThrow(deps, account, 1);
+        try {
+          result = await deps.db.transaction().execute((trx) => handler(context(trx)));
+        } catch (error) {
+          if (account && charge) await deps.rateLimiter.refund(account.id, charge.windowStart, 1);
+          throw error;
+        }
+      } else {
+        result = await handler(context(deps.db));
+        charge = await chargeOrThrow(deps, account, countObjects(result));
+      }
+      if (deps.validateResponses) {
+        const checked = operation.response.safeParse(result);
+        if (!checked.success) {
+          throw new Error(`${name} answered outside the contract: ${describeIssues(checked.error.issues)}`);
+        }
+      }
+      if (charge && account) setRateHeaders(reply, charge, allowanceOf(account));
+      return reply.send(result);
+    },
+  });
+}
+
+function parseOrThrow<S extends z.ZodType>(schema: S, source: FormSource): z.output<S> {
+  const parsed = parseForm(schema, source);
+  if (!parsed.success) throw badRequest(parsed.message);
+  return parsed.data;
+}
+
+/** Urlencoded bodies arrive as URLSearchParams (app.ts); multipart fields are collected here. */
+async function readBody(request: FastifyRequest): Promise<FormSource> {
+  if (request.isMultipart()) return readMultipart(request);
+  return request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+}
+
+/**
+ * Multipart is streamed past Fastify's body limit, so the limit is enforced here (SECURITY.md 21):
+ * a declared length over it, a field the parser truncated, or fields adding up to more → 413.
+ */
+async function readMultipart(request: FastifyRequest): Promise<FormSource> {
+  if (Number(request.headers['content-length']) > BODY_LIMIT) throw bodyTooLarge();
+  const fields: [string, string][] = [];
+  let size = 0;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') throw badRequest(`${part.fieldname}: file uploads are not accepted`);
+      if (part.valueTruncated || part.fieldnameTruncated) throw bodyTooLarge();
+      // A part declared as JSON arrives parsed; form fields are text (spec §1).
+      if (typeof part.value !== 'string') throw badRequest(`${part.fieldname}: send form fields as text`);
+      size += Buffer.byteLength(part.fieldname) + Buffer.byteLength(part.value);
+      if (size > BODY_LIMIT) throw bodyTooLarge();
+      fields.push([part.fieldname, part.value]);
+    }
+  } catch (error) {
+    // The parser's own limits carry their status (413, 400); anything else is a malformed body.
+    if (error instanceof HttpError || hasClientStatus(error)) throw error;
+    throw badRequest('The multipart body is malformed');
+  }
+  return fields;
+}
+
+function bodyTooLarge(): HttpError {
+  return new HttpError(413, `The request body is larger than ${BODY_LIMIT} bytes`);
+}
+
+function hasClientStatus(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** The query string: everything after the first `?`. */
+function queryStringOf(url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? '' : url.slice(mark + 1);
+}
+
+/** Spec §4.8: a global key names its account with `account_id`; an account key is confined to its own. */
+async function resolveAccount(
+  deps: AppDeps,
+  principal: Principal,
+  name: OperationName,
+  accountIdText: string | null,
+  global: boolean,
+): Promise<AccountRow | null> {
+  if (global) {
+    if (principal.accountId !== null) throw forbidden('Accounts are managed with a global key');
+    return null;
+  }
+  let accountId = principal.accountId;
+  if (accountIdText !== null) {
+    if (!/^\d{1,12}$/.test(accountIdText)) throw badRequest(`${ACCOUNT_ID_PARAM}: is not an account identifier`);
+    const requested = Number(accountIdText);
+    if (principal.accountId !== null && requested !== principal.accountId) {
+      throw forbidden(`${ACCOUNT_ID_PARAM} is for global keys: this key belongs to one account`);
+    }
+    accountId = requested;
+  }
+  if (accountId === null) {
+    // Spec §4.8 rule 2: on /users/ a global key without account_id means the global users.
+    if (name.startsWith('users.')) return null;
+    throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key (spec §4.8)`);
+  }
+  const account = await findAccountById(deps.db, accountId);
+  if (!account) throw new HttpError(404, 'Account not found');
+  return account;
+}
+
+function allowanceOf(account: AccountRow): number {
+  return ALLOWANCE_PER_CONTACT * account.max_contacts;
+}
+
+async function chargeOrThrow(deps: AppDeps, account: AccountRow | null, cost: number): Promise<RateCharge | null> {
+  if (!account) return null;
+  const allowance = allowanceOf(account);
+  const charge = await deps.rateLimiter.charge(account.id, cost, allowance);
+  if (!charge.ok) {
+    const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
+    throw new HttpError(429, 'The hourly API rate limit is exceeded (spec §8)', {
+      'retry-after': String(retryAfter),
+      'x-ratelimit-limit': String(allowance),
+      'x-ratelimit-remaining': String(Math.max(0, allowance - charge.used)),
+      'x-ratelimit-reset': String(charge.resetAt),
+    });
+  }
+  return charge;
+}
+
+/** Spec §8 rule 1: a single object counts 1, a collection the number of objects returned. */
+function countObjects(result: unknown): number {
+  if (Array.isArray(result)) return result.length;
+  if (result && typeof result === 'object') {
+    const data = (result as { data?: unknown }).data;
+    if (Array.isArray(data)) return data.length;
+  }
+  return 1;
+}
+
+function setRateHeaders(reply: FastifyReply, charge: RateCharge, allowance: number): void {
+  reply.header('x-ratelimit-limit', String(allowance));
+  reply.header('x-ratelimit-remaining', String(Math.max(0, allowance - charge.used)));
+  reply.header('x-ratelimit-reset', String(charge.resetAt));
+}

@@ -1,0 +1,30 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { AdministratorsTable, Database } from '../db/schema.ts';
+
+export type AdministratorRow = Selectable<AdministratorsTable>;
+
+export async function insertAdministrator(
+  db: Kysely<Database>,
+  values: Insertable<AdministratorsTable>,
+): Promise<AdministratorRow> {
+  return db.insertInto('administrators').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertApiKey(
+  db: Kysely<Database>,
+  values: { administrator_id: number; key_hash: string; expires_at: string | null; created: string },
+): Promise<void> {
+  await db.insertInto('api_keys').values(values).execute();
+}
+
+/** The `limit_lists` of every administrator of the account, for following a renamed list. */
+export function selectAdministratorListLimits(
+  db: Kysely<Database>,
+  accountId: number,
+): Promise<{ id: number; limit_lists: string }[]> {
+  return db.selectFrom('administrators').select(['id', 'limit_lists']).where('account_id', '=', accountId).execute();
+}
+
+export async function setAdministratorListLimits(db: Kysely<Database>, id: number, limitLists: string): Promise<void> {
+  await db.updateTable('administrators').set({ limit_lists: limitLists }).where('id', '=', id).execute();
+}

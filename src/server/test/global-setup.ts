@@ -1,0 +1,31 @@
+import type { TestProject } from 'vitest/node';
+import { postgresAvailable, startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The throwaway cluster's URL, or '' when PostgreSQL is not available here. */
+    pgUrl: string;
+    pgUnavailable: string;
+  }
+}
+
+let cluster: PostgresCluster | undefined;
+
+/** One PostgreSQL cluster for the whole server test run; each test file creates its own database. */
+export async function setup(project: TestProject): Promise<void> {
+  const unavailable = postgresAvailable();
+  if (unavailable) {
+    if (process.env.CI) throw new Error(`PostgreSQL is required in CI: ${unavailable}`);
+    console.warn(`PostgreSQL tests skipped: ${unavailable}`);
+    project.provide('pgUrl', '');
+    project.provide('pgUnavailable', unavailable);
+    return;
+  }
+  cluster = await startPostgresCluster();
+  project.provide('pgUrl', cluster.url);
+  project.provide('pgUnavailable', '');
+}
+
+export function teardown(): void {
+  cluster?.stop();
+}

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { describe, inject } from 'vitest';
+import { encodeForm } from '../../api/form-encoding.ts';
+import type { Permission } from '../../api/constants.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import type { DialectName } from '../db/dialect.ts';
+import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
+
+/**
+ * Black-box server tests (STYLE.md): a real app on a freshly migrated database, driven over HTTP
+ * with `app.inject`. Every suite runs on SQLite and, when available, on PostgreSQL.
+ */
+export interface TestServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  dialect: DialectName;
+  /** The first account, `acme`, with a superadmin key. */
+  account: { id: number; name: string };
+  accountKey: string;
+  /** A global key (superadmin + account) of the group. */
+  globalKey: string;
+  request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
+  createAccount(name: string, options?: { maxContacts?: number; ccid?: boolean }): Promise<{ id: number; name: string }>;
+  createKey(options: { accountId: number | null; permissions: Permission[]; cidr?: string; expiryMonths?: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  /** A key sent as Bearer; `auth` overrides the whole Authorization header. */
+  key?: string;
+  auth?: string;
+  /** Form fields, encoded with the contract's encoder (repeated keys for arrays). */
+  form?: Record<string, unknown>;
+  /** A raw body with its content type. */
+  body?: string | Buffer;
+  contentType?: string;
+  query?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary answers
+}
+
+export interface TestServerOptions {
+  maxContacts?: number;
+  ccid?: boolean;
+  rateLimitWindowSeconds?: number;
+  trustProxy?: string;
+}
+
+async function openFresh(dialect: DialectName): Promise<{ database: DatabaseHandle; cleanup: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-test-'));
+    const database = await openDatabase({ dataDir });
+    return { database, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const adminUrl = inject('pgUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const database = await openDatabase({ dataDir: '', databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`) });
+  return {
+    database,
+    cleanup: async () => {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
+  const { database, cleanup } = await openFresh(dialect);
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    STATIC_DIR: path.join(os.tmpdir(), 'listkeeper-no-dashboard'),
+    RATE_LIMIT_WINDOW_SECONDS: String(options.rateLimitWindowSeconds ?? 3600),
+    TRUST_PROXY: options.trustProxy ?? '',
+  });
+  const app = await buildApp({ config, database, validateResponses: true });
+  await app.ready();
+
+  const makeAccount: TestServer['createAccount'] = async (name, accountOptions = {}) => {
+    const row = await createAccount(database.db, {
+      name,
+      maxContacts: accountOptions.maxContacts ?? options.maxContacts ?? 100_000,
+      ccid: accountOptions.ccid ?? options.ccid,
+    });
+    return { id: row.id, name: row.name };
+  };
+  const createKey: TestServer['createKey'] = async (keyOptions) =>
+    (await createApiKeyAdministrator(database.db, keyOptions)).key;
+
+  const account = await makeAccount('acme');
+  const accountKey = await createKey({ accountId: account.id, permissions: ['superadmin'] });
+  const globalKey = await createKey({ accountId: null, permissions: ['superadmin', 'account'] });
+
+  return {
+    app,
+    database,
+    dialect,
+    account,
+    accountKey,
+    globalKey,
+    createAccount: makeAccount,
+    createKey,
+    async request(method, url, requestOptions = {}) {
+      const headers: Record<string, string> = { ...requestOptions.headers };
+      if (requestOptions.auth !== undefined) headers.authorization = requestOptions.auth;
+      else headers.authorization = `Bearer ${requestOptions.key ?? accountKey}`;
+      let payload: string | Buffer | undefined;
+      if (requestOptions.form) {
+        payload = encodeForm(requestOptions.form).toString();
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      } else if (requestOptions.body !== undefined) {
+        payload = requestOptions.body;
+        if (requestOptions.contentType) headers['content-type'] = requestOptions.contentType;
+      }
+      const search = requestOptions.query ? encodeForm(requestOptions.query).toString() : '';
+      const response = await app.inject({
+        method: method as 'GET',
+        url: search ? `${url}${url.includes('?') ? '&' : '?'}${search}` : url,
+        headers,
+        payload,
+        remoteAddress: requestOptions.remoteAddress,
+      });
+      let json: unknown;
+      try {
+        json = response.body ? JSON.parse(response.body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, headers: response.headers, body: response.body, json };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await cleanup();
+    },
+  };
+}
+
+/** The dialects this run can test: SQLite always, PostgreSQL when the global setup started it. */
+export function dialects(): DialectName[] {
+  return inject('pgUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Runs a suite once per dialect; says plainly when PostgreSQL is skipped. */
+export function describeEachDialect(name: string, suite: (dialect: DialectName) => void): void {
+  for (const dialect of dialects()) describe(`${name} [${dialect}]`, () => suite(dialect));
+  const unavailable = inject('pgUnavailable');
+  if (unavailable) describe.skip(`${name} [postgres: ${unavailable}]`, () => undefined);
+}
