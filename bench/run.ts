@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { bundleSize } from './bundle-size.ts';
+import { serverThroughput } from './server-throughput.ts';
 import type { SectionResult } from './section.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -15,6 +16,8 @@ const { values: flags } = parseArgs({
   options: {
     'check-bundle': { type: 'boolean', default: false },
     'reuse-dist': { type: 'boolean', default: false },
+    contacts: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
   },
 });
 
@@ -25,6 +28,11 @@ if (!(flags['reuse-dist'] && existsSync(path.join(distDir, '.vite/manifest.json'
 // New sections (e.g. server throughput) are added here as modules of bench/.
 const sections: { id: string; run: () => Promise<SectionResult> }[] = [
   { id: 'bundle', run: () => bundleSize(distDir) },
+  {
+    id: 'server',
+    run: () =>
+      serverThroughput({ contacts: Number(flags.contacts), duration: Number(flags.duration), connections: 10 }),
+  },
 ];
 const selected = flags['check-bundle'] ? sections.filter(({ id }) => id === 'bundle') : sections;
 

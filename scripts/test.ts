@@ -43,6 +43,8 @@ const steps: Step[] = [
     count: () => countVitest(vitestReport),
   },
   { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
+  // The initial-JavaScript budget (issue #5), checked on the build just made.
+  { name: 'bundle budget', command: ['node', 'bench/run.ts', '--check-bundle', '--reuse-dist'] },
   {
     name: 'e2e tests',
     command: ['npx', 'playwright', 'test'],

@@ -58,7 +58,7 @@ export function collectForm(source: FormSource): Map<string, string[]> {
   return fields;
 }
 
-type Kind = 'array' | 'boolean' | 'flag' | 'number' | 'numeric-union' | 'text';
+type Kind = 'array' | 'boolean' | 'flag' | 'number' | 'identifier' | 'text';
 
 interface FieldShape {
   kind: Kind;
@@ -109,11 +109,11 @@ function fieldShape(schema: z.ZodType): FieldShape {
     case 'literal':
       return { kind: def.values?.every((v) => typeof v === 'number') ? 'number' : 'text', nullable };
     case 'union': {
-      const numeric = (def.options ?? []).some((option) => {
-        const kind = fieldShape(option).kind;
-        return kind === 'number' || kind === 'numeric-union';
-      });
-      return { kind: numeric ? 'numeric-union' : 'text', nullable };
+      const kinds = (def.options ?? []).map((option) => fieldShape(option).kind);
+      const numeric = kinds.some((kind) => kind === 'number' || kind === 'identifier');
+      // A union of numbers and text is an identifier (`Id`): the service's number, or a custom id.
+      if (numeric && kinds.includes('text')) return { kind: 'identifier', nullable };
+      return { kind: numeric ? 'number' : 'text', nullable };
     }
     default:
       return { kind: 'text', nullable };
@@ -121,6 +121,7 @@ function fieldShape(schema: z.ZodType): FieldShape {
 }
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
+const CANONICAL_ID = /^[1-9]\d*$/;
 
 function decodeScalar(value: string, shape: FieldShape): unknown {
   if (shape.nullable && value === '') return null;
@@ -130,9 +131,11 @@ function decodeScalar(value: string, shape: FieldShape): unknown {
     case 'boolean':
       return value !== '' && value !== '0';
     case 'number':
-    case 'numeric-union':
       // Text that is no number stays text, so that validation names the field it concerns.
       return NUMBER.test(value) ? Number(value) : value;
+    case 'identifier':
+      // Only a canonical positive integer is a service id; `0042` or `-5` is a custom id (ccid).
+      return CANONICAL_ID.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
     default:
       return value;
   }
@@ -181,6 +184,8 @@ export type FormParseResult<T> = { success: true; data: T } | { success: false; 
 export function parseForm<S extends z.ZodType>(schema: S, source: FormSource): FormParseResult<z.infer<S>> {
   const def = objectDef(schema);
   for (const [key, values] of collectForm(source)) {
+    const unstorable = unstorableField(key, values);
+    if (unstorable) return { success: false, message: unstorable };
     const shape = shapeForKey(def, key);
     if (values.length > 1 && shape && shape.kind !== 'array') {
       return { success: false, message: `${key}: given more than once, but it takes one value` };
@@ -193,6 +198,18 @@ export function parseForm<S extends z.ZodType>(schema: S, source: FormSource): F
 }
 
 const MISSING_CODES = new Set<string>(['invalid_type', 'invalid_union', 'invalid_value']);
+
+/**
+ * What no schema can say. zod drops a `__proto__` key of an object with a catchall (contact custom
+ * fields) instead of reporting it, and an unknown field is refused, never ignored (mass assignment);
+ * PostgreSQL text cannot hold U+0000, so it is refused everywhere alike.
+ */
+function unstorableField(key: string, values: readonly string[]): string | null {
+  if (key === '__proto__') return 'Unknown field: __proto__';
+  if (key.includes('\0')) return 'A field name contains the NUL character';
+  if (values.some((value) => value.includes('\0'))) return `${key}: contains the NUL character`;
+  return null;
+}
 
 /** One readable line for a validation failure: the field first, then what is wrong with it. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], input?: unknown): string {

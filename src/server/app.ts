@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppDeps } from './http/app-deps.ts';
@@ -30,7 +30,7 @@ export async function buildApp({ config, database, validateResponses = false }: 
     // Long search strings are legitimate; the router's default of 100 characters is not enough.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs still answer in the spec's shape (§7).
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const [status, message] = frameworkError(error);
       void reply.status(status).send({ is_error: true, message });
     },
@@ -54,8 +54,17 @@ export async function buildApp({ config, database, validateResponses = false }: 
   });
   await app.register(fastifyMultipart, { limits: { fieldSize: BODY_LIMIT, files: 0, fields: 1000 } });
 
+  // SECURITY.md 11: a token never travels in a URL; `?access_token=` is refused, never read.
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api/') && /access(?:_|%5f)token/i.test(request.url) && hasAccessTokenParam(request.url)) {
+      throw new HttpError(400, 'Send the access token in the Authorization header, never in the URL');
+    }
+  });
+
   app.addHook('onSend', (request, reply, payload, done) => {
-    const headers = request.url.startsWith('/api/') ? API_HEADERS : PAGE_SECURITY_HEADERS;
+    // HTML under /api/ (the OAuth sign-in and consent pages) gets the page headers (SECURITY.md 24).
+    const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+    const headers = request.url.startsWith('/api/') && !isPage ? API_HEADERS : PAGE_SECURITY_HEADERS;
     for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
     done(null, payload);
   });
@@ -112,6 +121,11 @@ function frameworkError(error: FastifyError): [number, string] {
     default:
       return [500, 'Internal server error'];
   }
+}
+
+function hasAccessTokenParam(url: string): boolean {
+  const [, search] = splitUrl(url);
+  return search !== undefined && new URLSearchParams(search).has('access_token');
 }
 
 /** The path and the query string (undefined without `?`); only the first `?` separates them. */

@@ -7,7 +7,9 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
+import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
+import { createCustomField } from './services/custom-fields.service.ts';
 import { createAccount, createApiKeyAdministrator, createUser } from './services/provisioning.service.ts';
 
 /**
@@ -20,6 +22,7 @@ const USAGE = `usage: listkeeper <command>
   account create NAME [--max-contacts N] [--ccid]
   key create (--global | --account NAME) [--permission P]... [--cidr C] [--expiry-months N] [--description D]
   user create --account NAME --username EMAIL [--permission P]...   (password on stdin)
+  oauth-client create --name N --redirect-uri URI... [--public]
   field create --account NAME --name N [--identifier I]`;
 
 type Command = (args: string[], database: DatabaseHandle) => Promise<unknown>;
@@ -40,6 +43,17 @@ function permissionsFrom(values: string[] | undefined, global: boolean): Permiss
 }
 
 const commands: Record<string, Command> = {
+  'oauth-client create': async (args, database) => {
+    const { values } = parseArgs({
+      args,
+      options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } },
+    });
+    return createClient(database.db, {
+      name: values.name ?? '',
+      redirectUris: values['redirect-uri'] ?? [],
+      isPublic: Boolean(values.public),
+    });
+  },
   'account create': async (args, database) => {
     const { values, positionals } = parseArgs({
       args,
@@ -94,6 +108,16 @@ const commands: Record<string, Command> = {
     });
     return { id: user.id, username: user.username, account_id: accountId };
   },
+  'field create': async (args, database) => {
+    const { values } = parseArgs({
+      args,
+      options: { account: { type: 'string' }, name: { type: 'string' }, identifier: { type: 'string' } },
+    });
+    const accountId = await accountIdByName(database, values.account);
+    if (values.name === undefined) throw new HttpError(400, '--name N is required');
+    const field = await createCustomField(database.db, { accountId, name: values.name, identifier: values.identifier });
+    return { ...field, account_id: accountId };
+  },
 };
 
 async function readStdin(): Promise<string> {
@@ -114,8 +138,27 @@ async function serve(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
+  // Issue #4: the dashboard is a public OAuth client on the server's own origin. With PORT=0 the
+  // origin is only known once listening.
+  const registerDashboard = async (port: number) => {
+    const origin = config.publicUrl ? new URL(config.publicUrl).origin : `http://${urlHost(config.host)}:${port}`;
+    try {
+      await registerDashboardClient(database.db, origin);
+    } catch (error) {
+      console.error(`Dashboard sign-in unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  if (config.port !== 0 || config.publicUrl) await registerDashboard(config.port);
   const address = await app.listen({ port: config.port, host: config.host });
+  if (config.port === 0 && !config.publicUrl) await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
   console.log(JSON.stringify({ listening: address, database: database.dialect }));
+}
+
+/** The host part of the dashboard's URL: a wildcard bind is reached through loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -4,6 +4,8 @@ import { PERMISSIONS } from '../../api/constants.ts';
 import { AUTHENTICATION_FAILED } from '../../api/constants.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Database } from '../db/schema.ts';
+import type { Scope } from '../oauth/scopes.ts';
+import { findTokenPrincipal, isAccessToken } from './authenticate-token.ts';
 import { addressInCidr } from './cidr.ts';
 import { hashKey } from './keys.ts';
 import type { Principal } from './principal.ts';
@@ -30,6 +32,33 @@ export function keyFromHeader(header: string | undefined): string | null {
   const key = colon === -1 ? decoded : decoded.slice(0, colon);
   const password = colon === -1 ? '' : decoded.slice(colon + 1);
   return key && password === '' ? key : null;
+}
+
+/** The caller of an API request; `scopes` is null for an API key (bound by its permissions only). */
+export interface Authenticated {
+  principal: Principal;
+  scopes: ReadonlySet<Scope> | null;
+}
+
+/**
+ * Spec §5.1 and §5.2 rule 3: the Authorization header carries an API key, or (Bearer only) an OAuth
+ * access token, which acts with the granting administrator's account and permissions, restricted by
+ * its scopes. Any failure is the same 401 (SECURITY.md 19).
+ */
+export async function authenticate(
+  db: Kysely<Database>,
+  header: string | undefined,
+  remoteAddress: string,
+  now: Date = new Date(),
+): Promise<Authenticated> {
+  const value = keyFromHeader(header);
+  if (value !== null && isAccessToken(value)) {
+    if (!/^Bearer /i.test(header ?? '')) throw authenticationFailed();
+    const found = await findTokenPrincipal(db, value, remoteAddress, now);
+    if (!found) throw authenticationFailed();
+    return { principal: found.principal, scopes: found.scopes };
+  }
+  return { principal: await authenticateKey(db, header, remoteAddress, now), scopes: null };
 }
 
 /** Resolves an API key to its administrator; any failure is the same 401. */

@@ -2,13 +2,17 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { DialectName } from './dialect.ts';
 import { initial } from './migrations/2026-11-21T0000-initial.ts';
+import { contactsSearchTrigram } from './migrations/2026-11-21T0100-contacts-search-trigram.ts';
 import { messageIndexes } from './migrations/2026-11-21T0110-message-indexes.ts';
+import { oauth } from './migrations/2026-11-21T0200-oauth.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '2026-11-21T0000-initial': initial(dialect),
+    '2026-11-21T0100-contacts-search-trigram': contactsSearchTrigram(dialect),
     '2026-11-21T0110-message-indexes': messageIndexes,
+    '2026-11-21T0200-oauth': oauth(dialect),
   };
 }
 

@@ -151,3 +151,104 @@ export interface RateCountersTable {
   window_start: number;
   used: number;
 }
+
+// ---------------------------------------------------------------------------------------------
+// OAuth 2.0 authorization server (issue #4; spec §4.9, §5.2; migration 2026-11-21T0200-oauth).
+// Merged into `Database` above. Every secret is stored as the SHA-256 hex of its value.
+// ---------------------------------------------------------------------------------------------
+
+export interface Database {
+  oauth_clients: OAuthClientsTable;
+  oauth_redirect_uris: OAuthRedirectUrisTable;
+  oauth_sessions: OAuthSessionsTable;
+  oauth_login_attempts: OAuthLoginAttemptsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
+}
+
+export interface OAuthClientsTable {
+  id: Generated<number>;
+  /** The public identifier clients send (`client_id`). */
+  client_id: string;
+  name: string;
+  /** null: a public client, which must use PKCE (SECURITY.md 3). */
+  secret_hash: string | null;
+  /** 1 for the dashboard itself: no consent page (it is the service's own client). */
+  first_party: Generated<number>;
+  created: string;
+}
+
+export interface OAuthRedirectUrisTable {
+  id: Generated<number>;
+  client_id: number;
+  /** Compared as a string with the request's (SECURITY.md 1). */
+  redirect_uri: string;
+  /** `scheme://host[:port]` of the URI: the origins allowed CORS on the token endpoint. */
+  origin: string;
+}
+
+export interface OAuthSessionsTable {
+  id: Generated<number>;
+  /** Hash of the browser's session cookie. */
+  session_hash: string;
+  /** null: a pre-session (the sign-in form was shown, nobody signed in yet). */
+  administrator_id: number | null;
+  created: string;
+  expires_at: string;
+}
+
+export interface OAuthLoginAttemptsTable {
+  /** Hash of the lower-cased username and the client's address. */
+  throttle_key: string;
+  /** Unix seconds at which the throttling window starts. */
+  window_start: number;
+  attempts: number;
+}
+
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  client_id: number;
+  administrator_id: number;
+  /** The login session the consent was given in: signing out revokes its grants. */
+  session_id: number | null;
+  /** Space-separated scopes the administrator allowed. */
+  scope: string;
+  created: string;
+  /** Absolute end of the refresh tokens' life: fixed at the grant, never extended. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface OAuthCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  grant_id: number;
+  redirect_uri: string;
+  /** The PKCE S256 challenge, or null when a confidential client sent none. */
+  code_challenge: string | null;
+  created: string;
+  expires_at: string;
+  /** Set once, atomically, by the one redemption that wins (SECURITY.md 4). */
+  used_at: string | null;
+}
+
+export interface OAuthAccessTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  grant_id: number;
+  /** Space-separated scopes of this token (the grant's, or fewer on a narrowed refresh). */
+  scope: string;
+  created: string;
+  expires_at: string;
+}
+
+export interface OAuthRefreshTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  grant_id: number;
+  created: string;
+  /** Set once, atomically, when the token is rotated; a second use revokes the grant (SECURITY.md 5). */
+  used_at: string | null;
+}

@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
 import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
-import { authenticateKey } from '../auth/authenticate.ts';
+import { authenticate } from '../auth/authenticate.ts';
 import { can, type Principal } from '../auth/principal.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
+import { ROUTE_SCOPES } from '../auth/route-scopes.ts';
 import type { Database } from '../db/schema.ts';
 import { ALLOWANCE_PER_CONTACT, type RateCharge } from '../rate-limit/rate-limiter.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
@@ -34,7 +35,25 @@ export interface RouteContext<K extends OperationName> {
   request: FastifyRequest;
 }
 
-export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) => Promise<ResponseOf<K>>;
+/** `users.update` also answers key retrieval, which shares its path (spec §4.6). */
+type HandlerResult<K extends OperationName> = K extends 'users.update'
+  ? ResponseOf<'users.update'> | ResponseOf<'users.retrieveKey'>
+  : ResponseOf<K>;
+
+export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) => Promise<HandlerResult<K>>;
+
+/**
+ * Spec §4.4 and §4.6 answer "a JSON object containing an array" (spec §1 rule 3: every body is an
+ * object) without naming the key; the reference server uses `data`, as on the paged collections.
+ * Spec §4.7 answers accounts as a bare "JSON list".
+ */
+const DATA_ENVELOPE: ReadonlySet<OperationName> = new Set(['lists.list', 'users.list']);
+
+/** The schema an answer must meet: key retrieval answers a key, not the administrator. */
+function responseSchema(name: OperationName, result: unknown): z.ZodType {
+  const isKey = name === 'users.update' && typeof result === 'object' && result !== null && 'key' in result;
+  return OPERATIONS[isKey ? 'users.retrieveKey' : name].response;
+}
 
 /**
  * Registers one operation of spec §4 from the contract's table: authenticate (§5.1), choose the
@@ -54,7 +73,7 @@ export function defineRoute<K extends OperationName>(
     method: operation.method,
     url: `/api/2${operation.path}`,
     handler: async (request, reply) => {
-      const principal = await authenticateKey(deps.db, request.headers.authorization, request.ip);
+      const { principal, scopes } = await authenticate(deps.db, request.headers.authorization, request.ip);
       const search = new URLSearchParams(queryStringOf(request.url));
       const accountIds = search.getAll(ACCOUNT_ID_PARAM);
       if (accountIds.length > 1) throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
@@ -63,12 +82,18 @@ export function defineRoute<K extends OperationName>(
       if (!rule.anyOf.some((permission) => can(principal, permission))) {
         throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
       }
+      // Spec §5.2: an access token also needs the operation's scope (auth/route-scopes.ts).
+      if (scopes && !scopes.has(ROUTE_SCOPES[name])) {
+        throw forbidden(`This access token was not granted the ${ROUTE_SCOPES[name]} scope`);
+      }
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = 'query' in operation ? parseOrThrow(operation.query, search) : parseOrThrow(NO_FIELDS, search);
       // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
-      const body =
-        'body' in operation ? parseOrThrow(operation.body, await readBody(request)) : parseOrThrow(NO_FIELDS, await readBody(request));
+      const form = await readBody(request);
+      const body = 'body' in operation ? parseOrThrow(operation.body, form) : parseOrThrow(NO_FIELDS, form);
       const params = request.params as Record<string, string>;
+      // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
+      if (Object.values(params).some((value) => value.includes('\0'))) throw new HttpError(404, 'Not found');
       const context = (db: Kysely<Database>) =>
         ({
           db,
@@ -81,7 +106,7 @@ export function defineRoute<K extends OperationName>(
           request,
         }) as RouteContext<K>;
 
-      let result: ResponseOf<K>;
+      let result: HandlerResult<K>;
       let charge: RateCharge | null = null;
       if (isWrite) {
         // A write counts one affected object, taken before the change and given back if it fails.
@@ -97,13 +122,13 @@ export function defineRoute<K extends OperationName>(
         charge = await chargeOrThrow(deps, account, countObjects(result));
       }
       if (deps.validateResponses) {
-        const checked = operation.response.safeParse(result);
+        const checked = responseSchema(name, result).safeParse(result);
         if (!checked.success) {
           throw new Error(`${name} answered outside the contract: ${describeIssues(checked.error.issues)}`);
         }
       }
       if (charge && account) setRateHeaders(reply, charge, allowanceOf(account));
-      return reply.send(result);
+      return reply.send(DATA_ENVELOPE.has(name) ? { data: result } : result);
     },
   });
 }

@@ -7,6 +7,7 @@ import { registerEmailsRoutes } from './emails.routes.ts';
 import { registerListsRoutes } from './lists.routes.ts';
 import { registerMembershipRoutes } from './membership.routes.ts';
 import { registerMessagesRoutes } from './messages.routes.ts';
+import { registerOAuthRoutes } from './oauth.routes.ts';
 import { registerUsersRoutes } from './users.routes.ts';
 
 /** Registers the routes of every resource; each module is listed, so where a route comes from is plain. */
@@ -18,6 +19,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerMessagesRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
+  registerOAuthRoutes(app, deps);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface TestServer {
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
   createAccount(name: string, options?: { maxContacts?: number; ccid?: boolean }): Promise<{ id: number; name: string }>;
   createKey(options: { accountId: number | null; permissions: Permission[]; cidr?: string; expiryMonths?: number }): Promise<string>;
+  /** A second app on the same database with connections of its own: another server process. */
+  startPeer(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -60,11 +62,22 @@ export interface TestServerOptions {
   trustProxy?: string;
 }
 
-async function openFresh(dialect: DialectName): Promise<{ database: DatabaseHandle; cleanup: () => Promise<void> }> {
+interface FreshDatabase {
+  database: DatabaseHandle;
+  /** Opens the same database again, with connections of its own (as another process would). */
+  reopen: () => Promise<DatabaseHandle>;
+  cleanup: () => Promise<void>;
+}
+
+async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
   if (dialect === 'sqlite') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-test-'));
     const database = await openDatabase({ dataDir });
-    return { database, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      database,
+      reopen: () => openDatabase({ dataDir }),
+      cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const adminUrl = inject('pgUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -72,12 +85,24 @@ async function openFresh(dialect: DialectName): Promise<{ database: DatabaseHand
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const database = await openDatabase({ dataDir: '', databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`) });
+  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const database = await openDatabase({ dataDir: '', databaseUrl });
   return {
     database,
+    reopen: () => openDatabase({ dataDir: '', databaseUrl }),
     cleanup: async () => {
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
+      // pg's Pool.end() resolves before its connections have closed; a forced drop meanwhile kills
+      // them, and the FATAL it sends them surfaces as an unhandled error. Wait for them to go first.
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const { rows } = await dropper.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (!rows[0]?.n) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await dropper.query(`drop database if exists ${name} with (force)`);
       await dropper.end();
     },
@@ -85,7 +110,7 @@ async function openFresh(dialect: DialectName): Promise<{ database: DatabaseHand
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
-  const { database, cleanup } = await openFresh(dialect);
+  const { database, reopen, cleanup } = await openFresh(dialect);
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     STATIC_DIR: path.join(os.tmpdir(), 'listkeeper-no-dashboard'),
@@ -94,6 +119,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   });
   const app = await buildApp({ config, database, validateResponses: true });
   await app.ready();
+  const peers: { app: FastifyInstance; database: DatabaseHandle }[] = [];
 
   const makeAccount: TestServer['createAccount'] = async (name, accountOptions = {}) => {
     const row = await createAccount(database.db, {
@@ -147,7 +173,18 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
       }
       return { status: response.statusCode, headers: response.headers, body: response.body, json };
     },
+    async startPeer() {
+      const peerDatabase = await reopen();
+      const peer = await buildApp({ config, database: peerDatabase, validateResponses: true });
+      await peer.ready();
+      peers.push({ app: peer, database: peerDatabase });
+      return peer;
+    },
     async close() {
+      for (const peer of peers) {
+        await peer.app.close();
+        await peer.database.close();
+      }
       await app.close();
       await database.close();
       await cleanup();

@@ -10,7 +10,11 @@ import type { Migration } from 'kysely/migration';
 export const messageIndexes: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createIndex('outbox_message').on('outbox').column('message_id').execute();
-    await db.schema.createIndex('messages_list').on('messages').columns(['list_id', 'time', 'id']).execute();
+    await db.schema
+      .createIndex('messages_list')
+      .on('messages')
+      .columns(['list_id', 'time', 'id'])
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('messages_list').ifExists().execute();

@@ -1,0 +1,449 @@
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import {
+  ACCOUNT_NOTIFY_APPROVAL_VALUES,
+  MEMBERVIEW_VALUES,
+  NOTIFICATIONS,
+  PAGE_LIMITS,
+  PERMISSIONS,
+  SUBSCRIPTION_MODES,
+} from './constants.ts';
+import { parseForm } from './form-encoding.ts';
+import { Cidr, isCidr, isValidRegex } from './primitives.ts';
+import { AccountCreate, AccountQuery, AccountUpdate } from './schemas/account.ts';
+import { AdministratorCreate, AdministratorUpdate } from './schemas/administrator.ts';
+import { ContactCreate, ContactQuery } from './schemas/contact.ts';
+import { EmailCreate } from './schemas/email.ts';
+import { List, ListCreate, ListUpdate } from './schemas/list.ts';
+import { MembershipCreate } from './schemas/membership.ts';
+import { MessageQuery, MessageSend } from './schemas/message.ts';
+import { shapeOf } from './test-support/zod-walk.ts';
+
+/**
+ * The value rules of spec §2, §4 and §8, case by case. Most cases go through `parseForm`, the path a
+ * request takes on the server, so that the text on the wire ("2", "abc", "") is what is judged.
+ */
+
+const accepts = (schema: z.ZodType, form: string) =>
+  parseForm(schema, new URLSearchParams(form)).success;
+
+/** The failure message, or a marker that makes the assertion fail readably when it passed. */
+function refusal(schema: z.ZodType, form: string): string {
+  const parsed = parseForm(schema, new URLSearchParams(form));
+  return parsed.success ? `<accepted: ${JSON.stringify(parsed.data)}>` : parsed.message;
+}
+
+describe('names (spec §2.4, §8): letters, digits, _ . - and at most 64 characters', () => {
+  const cases = [
+    { schema: ListCreate, what: 'list name' },
+    { schema: AccountCreate, what: 'account name' },
+  ];
+  for (const { schema, what } of cases) {
+    it(`${what}: 64 characters accepted, 65 refused`, () => {
+      expect(accepts(schema, `name=${'a'.repeat(64)}`)).toBe(true);
+      expect(refusal(schema, `name=${'a'.repeat(65)}`)).toMatch(/^name: /);
+    });
+
+    it(`${what}: underscore, period and hyphen accepted`, () => {
+      expect(accepts(schema, 'name=my_list.v2-test')).toBe(true);
+      expect(accepts(schema, 'name=._-')).toBe(true);
+    });
+
+    it(`${what}: a space, other punctuation, non-ASCII letters and the empty name refused`, () => {
+      for (const name of ['my list', 'a@b', 'a/b', 'café', 'a+b', '']) {
+        expect(refusal(schema, `name=${encodeURIComponent(name)}`), name).toMatch(/^name: /);
+      }
+    });
+  }
+
+  it('list names in restrict_post_lists and contact lists follow the same rule', () => {
+    expect(accepts(ListUpdate, 'restrict_post_lists=ok.list')).toBe(true);
+    expect(refusal(ListUpdate, 'restrict_post_lists=bad+list')).toMatch(
+      /^restrict_post_lists\.0: /,
+    );
+    expect(refusal(ContactCreate, 'emails=a%40example.org&lists=bad+list')).toMatch(/^lists\.0: /);
+  });
+
+  it('account update may rename with the same rules', () => {
+    expect(accepts(AccountUpdate, 'name=renamed')).toBe(true);
+    expect(refusal(AccountUpdate, 'name=re+named')).toMatch(/^name: /);
+  });
+});
+
+describe('key retrieval (spec §4.6): expiry_months is 1, 3, 6 or 12, and only with get_key', () => {
+  it('accepts 1, 3, 6 and 12 with get_key', () => {
+    for (const months of [1, 3, 6, 12])
+      expect(accepts(AdministratorUpdate, `get_key&expiry_months=${months}`), `${months}`).toBe(
+        true,
+      );
+  });
+
+  it('refuses other values', () => {
+    for (const months of ['0', '2', '4', '24', '-1', 'abc', '']) {
+      expect(refusal(AdministratorUpdate, `get_key&expiry_months=${months}`), months).toMatch(
+        /^expiry_months: /,
+      );
+    }
+  });
+
+  it('refuses expiry_months without get_key', () => {
+    expect(refusal(AdministratorUpdate, 'expiry_months=3')).toBe(
+      'expiry_months: applies only with get_key',
+    );
+    expect(refusal(AdministratorUpdate, 'get_key=0&expiry_months=3')).toBe(
+      'expiry_months: applies only with get_key',
+    );
+  });
+
+  it('accepts get_key alone', () => {
+    expect(accepts(AdministratorUpdate, 'get_key')).toBe(true);
+  });
+});
+
+describe('list settings (spec §2.4)', () => {
+  it('moderate: ORed bits 0–15 accepted (10 = 2 + 8), 16 and -1 refused', () => {
+    for (const value of [0, 1, 2, 4, 8, 10, 15])
+      expect(accepts(ListUpdate, `moderate=${value}`), `${value}`).toBe(true);
+    for (const value of ['16', '-1', '2.5', 'all'])
+      expect(refusal(ListUpdate, `moderate=${value}`), value).toMatch(/^moderate: /);
+  });
+
+  it('message_rejections: null and 0–3 accepted, 4 refused', () => {
+    for (const value of ['', '0', '1', '2', '3'])
+      expect(accepts(ListUpdate, `message_rejections=${value}`), value).toBe(true);
+    expect(parseForm(ListUpdate, new URLSearchParams('message_rejections='))).toStrictEqual({
+      success: true,
+      data: { message_rejections: null },
+    });
+    for (const value of ['4', '-1'])
+      expect(refusal(ListUpdate, `message_rejections=${value}`), value).toMatch(
+        /^message_rejections: /,
+      );
+  });
+
+  it('notify_approval: null, 0 and 1 accepted, 2 refused', () => {
+    for (const value of ['', '0', '1'])
+      expect(accepts(ListUpdate, `notify_approval=${value}`), value).toBe(true);
+    for (const value of ['2', '3'])
+      expect(refusal(ListUpdate, `notify_approval=${value}`), value).toMatch(/^notify_approval: /);
+  });
+
+  it('subscriptions and unsubscriptions: the three modes and null', () => {
+    for (const field of ['subscriptions', 'unsubscriptions']) {
+      for (const mode of SUBSCRIPTION_MODES)
+        expect(accepts(ListUpdate, `${field}=${encodeURIComponent(mode)}`), mode).toBe(true);
+      expect(parseForm(ListUpdate, new URLSearchParams(`${field}=`))).toStrictEqual({
+        success: true,
+        data: { [field]: null },
+      });
+      expect(refusal(ListUpdate, `${field}=open-ish`)).toMatch(new RegExp(`^${field}: `));
+    }
+    // "open+confirm" sent unencoded reads as "open confirm": the client must encode it (URLSearchParams does).
+    expect(refusal(ListUpdate, 'subscriptions=open+confirm')).toMatch(/^subscriptions: /);
+  });
+
+  it('memberview: the four values and "" (disabled)', () => {
+    expect(MEMBERVIEW_VALUES).toEqual(['', 'noemail', 'withemail', 'all-noemail', 'all-withemail']);
+    for (const value of MEMBERVIEW_VALUES)
+      expect(accepts(ListUpdate, `memberview=${value}`), value).toBe(true);
+    expect(refusal(ListUpdate, 'memberview=everyone')).toMatch(/^memberview: /);
+  });
+
+  it('truncate: a positive byte count or null', () => {
+    expect(parseForm(ListUpdate, new URLSearchParams('truncate='))).toStrictEqual({
+      success: true,
+      data: { truncate: null },
+    });
+    expect(accepts(ListUpdate, 'truncate=4096')).toBe(true);
+    expect(refusal(ListUpdate, 'truncate=0')).toMatch(/^truncate: /);
+  });
+
+  it('reply_to: an address or null', () => {
+    expect(accepts(ListUpdate, 'reply_to=owner%40example.org')).toBe(true);
+    expect(accepts(ListUpdate, 'reply_to=')).toBe(true);
+    expect(refusal(ListUpdate, 'reply_to=nobody')).toMatch(/^reply_to: /);
+  });
+
+  it('taboo rules must be valid, non-empty regular expressions', () => {
+    expect(
+      accepts(
+        ListUpdate,
+        `taboo_headers=${encodeURIComponent('^X-Spam-Flag: YES')}&taboo_body=${encodeURIComponent('v[i1]agra')}`,
+      ),
+    ).toBe(true);
+    expect(refusal(ListUpdate, `taboo_body=${encodeURIComponent('(unclosed')}`)).toMatch(
+      /^taboo_body\.0: is not a valid regular expression/,
+    );
+    expect(
+      refusal(ListUpdate, `taboo_headers=ok&taboo_headers=${encodeURIComponent('[z-a]')}`),
+    ).toMatch(/^taboo_headers\.1: /);
+    // A single empty value clears the array (form-encoding.ts); an empty rule among others is refused.
+    expect(parseForm(ListUpdate, new URLSearchParams('taboo_body='))).toStrictEqual({
+      success: true,
+      data: { taboo_body: [] },
+    });
+    expect(refusal(ListUpdate, 'taboo_body=a&taboo_body=')).toMatch(
+      /^taboo_body\.1: cannot be empty/,
+    );
+    expect(isValidRegex('a+b')).toBe(true);
+    expect(isValidRegex('*a')).toBe(false);
+  });
+
+  it('archive_password is write-only: accepted on create and update (blank disables), unknown to the read schema', () => {
+    expect(accepts(ListCreate, 'name=l&archive_password=s3cret&archive_protected=1')).toBe(true);
+    expect(accepts(ListUpdate, 'archive_password=')).toBe(true);
+    expect(Object.keys(shapeOf(List))).not.toContain('archive_password');
+  });
+
+  it('a list create needs a name; an update needs nothing', () => {
+    expect(refusal(ListCreate, '')).toBe('name: is required');
+    expect(accepts(ListUpdate, '')).toBe(true);
+  });
+});
+
+describe('account settings (spec §2.7)', () => {
+  it('notify_approval: 0–3 accepted, 4 and null refused', () => {
+    expect(ACCOUNT_NOTIFY_APPROVAL_VALUES).toEqual([0, 1, 2, 3]);
+    for (const value of ['0', '1', '2', '3'])
+      expect(accepts(AccountUpdate, `notify_approval=${value}`), value).toBe(true);
+    for (const value of ['4', ''])
+      expect(refusal(AccountUpdate, `notify_approval=${value}`), value).toMatch(
+        /^notify_approval: /,
+      );
+  });
+
+  it('subscriptions: the three modes, and no null (accounts hold the default lists fall back to)', () => {
+    for (const mode of SUBSCRIPTION_MODES) {
+      expect(
+        accepts(
+          AccountUpdate,
+          `subscriptions=${encodeURIComponent(mode)}&unsubscriptions=${encodeURIComponent(mode)}`,
+        ),
+      ).toBe(true);
+    }
+    expect(refusal(AccountUpdate, 'subscriptions=')).toMatch(/^subscriptions: /);
+    expect(refusal(AccountUpdate, 'unsubscriptions=')).toMatch(/^unsubscriptions: /);
+  });
+
+  it('domain and administrator are set on create only', () => {
+    expect(
+      accepts(AccountCreate, 'name=acme&domain=acme.example&administrator=boss%40acme.example'),
+    ).toBe(true);
+    expect(refusal(AccountUpdate, 'domain=acme.example')).toMatch(/^domain: /);
+    expect(refusal(AccountUpdate, 'administrator=boss%40acme.example')).toMatch(/^administrator: /);
+  });
+
+  it('lists and users are read only', () => {
+    expect(refusal(AccountUpdate, 'lists=a')).toMatch(/^lists: is read-only/);
+    expect(refusal(AccountUpdate, 'users=1')).toMatch(/^users: is read-only/);
+  });
+});
+
+describe('administrators (spec §2.6)', () => {
+  const spec26Permissions = [
+    'superadmin',
+    'account',
+    'list',
+    'general_settings',
+    'list_settings',
+    'approval',
+    'messages',
+    'contact',
+    'alias',
+    'membership',
+    'audit',
+    'billing',
+    'limit_lists',
+    'limit_metadata',
+  ];
+  const spec26Notifications = [
+    'list_manager',
+    'account',
+    'subscription',
+    'bounce_removal',
+    'bounce',
+    'approval',
+  ];
+
+  it('permissions are exactly the §2.6 set', () => {
+    expect([...PERMISSIONS].sort()).toEqual([...spec26Permissions].sort());
+    const form = spec26Permissions.map((p) => `permissions=${p}`).join('&');
+    expect(parseForm(AdministratorUpdate, new URLSearchParams(form))).toStrictEqual({
+      success: true,
+      data: { permissions: spec26Permissions },
+    });
+    expect(refusal(AdministratorUpdate, 'permissions=list&permissions=root')).toMatch(
+      /^permissions\.1: /,
+    );
+  });
+
+  it('notifications are exactly the §2.6 set', () => {
+    expect([...NOTIFICATIONS].sort()).toEqual([...spec26Notifications].sort());
+    for (const kind of spec26Notifications)
+      expect(accepts(AdministratorUpdate, `notifications=${kind}`), kind).toBe(true);
+    expect(refusal(AdministratorUpdate, 'notifications=webhook')).toMatch(/^notifications\.0: /);
+  });
+
+  it('a single empty value clears permissions (setting replaces every value)', () => {
+    expect(parseForm(AdministratorUpdate, new URLSearchParams('permissions='))).toStrictEqual({
+      success: true,
+      data: { permissions: [] },
+    });
+  });
+
+  it('create needs a username that is an email address', () => {
+    expect(refusal(AdministratorCreate, 'firstname=Ann')).toBe('username: is required');
+    expect(refusal(AdministratorCreate, 'username=ann')).toMatch(/^username: /);
+    expect(accepts(AdministratorCreate, 'username=ann%40example.org')).toBe(true);
+  });
+
+  it('mfa_type is otp, sms or unset', () => {
+    for (const value of ['otp', 'sms', ''])
+      expect(accepts(AdministratorUpdate, `mfa_type=${value}`), value).toBe(true);
+    expect(refusal(AdministratorUpdate, 'mfa_type=email')).toMatch(/^mfa_type: /);
+  });
+
+  it('api, authn_provider and can_write cannot be written', () => {
+    expect(refusal(AdministratorUpdate, 'api=2')).toMatch(/^api: is read-only/);
+    expect(refusal(AdministratorUpdate, 'authn_provider=x')).toMatch(
+      /^authn_provider: is read-only/,
+    );
+    expect(refusal(AdministratorUpdate, 'can_write=1')).toMatch(/^can_write: /);
+  });
+});
+
+describe('cidr (spec §2.6): IPv4 or IPv6, with or without a prefix length', () => {
+  const valid = [
+    '192.168.1.10',
+    '10.0.0.0/8',
+    '0.0.0.0/0',
+    '255.255.255.255/32',
+    '::1',
+    '::',
+    '2001:db8::/32',
+    '2001:0db8:85a3:0000:0000:8a2e:0370:7334',
+    'fe80::1/128',
+    '::ffff:192.0.2.1',
+    '::/0',
+  ];
+  const invalid = [
+    '',
+    'garbage',
+    'localhost',
+    '256.1.1.1',
+    '1.2.3',
+    '1.2.3.4.5',
+    '10.0.0.0/33',
+    '10.0.0.0/',
+    '10.0.0.0/-1',
+    '10.0.0.0/8/8',
+    '10.0.0.0/abc',
+    ' 10.0.0.1',
+    '2001:db8::/129',
+    '2001:db8:::1',
+    '1:2:3:4:5:6:7:8:9',
+    '::g',
+    '[::1]',
+    'fe80::1%eth0',
+  ];
+
+  it.each(valid)('accepts %j', (value) => {
+    expect(isCidr(value)).toBe(true);
+    expect(Cidr.safeParse(value).success).toBe(true);
+  });
+
+  it.each(invalid)('refuses %j', (value) => {
+    expect(isCidr(value)).toBe(false);
+    expect(Cidr.safeParse(value).success).toBe(false);
+  });
+
+  it('is nullable on write (no restriction) and names the field when wrong', () => {
+    expect(parseForm(AdministratorUpdate, new URLSearchParams('cidr='))).toStrictEqual({
+      success: true,
+      data: { cidr: null },
+    });
+    expect(refusal(AdministratorUpdate, 'cidr=10.0.0.0%2F33')).toBe(
+      'cidr: is not a valid IP address or CIDR range',
+    );
+  });
+});
+
+describe('required fields of creates (spec §4)', () => {
+  it('a contact needs at least one email address', () => {
+    expect(refusal(ContactCreate, 'firstname=Ann')).toBe('emails: is required');
+    expect(refusal(ContactCreate, 'emails=')).toBe('emails: needs at least one email address');
+    expect(refusal(ContactCreate, 'emails=not-an-address')).toMatch(/^emails\.0: /);
+    expect(accepts(ContactCreate, 'emails=ann%40example.org')).toBe(true);
+    expect(
+      accepts(
+        ContactCreate,
+        'emails=ann%40example.org&emails=ann%40work.example&lists=news&lists=staff',
+      ),
+    ).toBe(true);
+  });
+
+  it('an email needs email and contact', () => {
+    expect(refusal(EmailCreate, 'contact=1')).toBe('email: is required');
+    expect(refusal(EmailCreate, 'email=a%40example.org')).toBe('contact: is required');
+    expect(accepts(EmailCreate, 'email=a%40example.org&contact=1')).toBe(true);
+  });
+
+  it('a membership needs contact and list', () => {
+    expect(refusal(MembershipCreate, 'contact=1')).toBe('list: is required');
+    expect(refusal(MembershipCreate, 'list=news')).toBe('contact: is required');
+    expect(accepts(MembershipCreate, 'contact=1&list=news')).toBe(true);
+  });
+
+  it('a message needs a list and content_plain or content_html', () => {
+    expect(refusal(MessageSend, 'list=news&subject=Hi')).toBe(
+      'content_plain: content_plain or content_html is required',
+    );
+    expect(refusal(MessageSend, 'list=news&content_plain=')).toBe(
+      'content_plain: content_plain or content_html is required',
+    );
+    expect(accepts(MessageSend, 'list=news&content_plain=Hello')).toBe(true);
+    expect(accepts(MessageSend, 'list=news&content_html=%3Cp%3EHello%3C%2Fp%3E')).toBe(true);
+    expect(refusal(MessageSend, 'content_plain=Hello')).toMatch(/^list: is required/);
+  });
+});
+
+describe('collection queries (spec §4.1, §4.5, §4.7, §8)', () => {
+  it('page starts at 1', () => {
+    expect(accepts(ContactQuery, 'page=1')).toBe(true);
+    expect(refusal(ContactQuery, 'page=0')).toMatch(/^page: /);
+    expect(refusal(MessageQuery, 'page=-3')).toMatch(/^page: /);
+  });
+
+  it('limit is a whole number of at least 1', () => {
+    for (const value of ['-1', '0', 'abc', '1.5', ''])
+      expect(refusal(ContactQuery, `limit=${value}`), value).toMatch(/^limit: /);
+  });
+
+  it('contacts and accounts: limit at most 1000; messages: at most 100', () => {
+    expect(PAGE_LIMITS).toEqual({
+      contacts: { default: 100, max: 1000 },
+      accounts: { default: 100, max: 1000 },
+      messages: { default: 10, max: 100 },
+    });
+    expect(accepts(ContactQuery, 'limit=1000')).toBe(true);
+    expect(refusal(ContactQuery, 'limit=1001')).toBe('limit: is at most 1000');
+    expect(accepts(AccountQuery, 'limit=1000')).toBe(true);
+    expect(refusal(AccountQuery, 'limit=1001')).toBe('limit: is at most 1000');
+    expect(accepts(MessageQuery, 'limit=100')).toBe(true);
+    expect(refusal(MessageQuery, 'limit=101')).toBe('limit: is at most 100');
+  });
+
+  it('messages direction is asc or desc', () => {
+    expect(accepts(MessageQuery, 'direction=asc&direction_ignored=1')).toBe(false);
+    expect(accepts(MessageQuery, 'direction=asc')).toBe(true);
+    expect(accepts(MessageQuery, 'direction=desc')).toBe(true);
+    expect(refusal(MessageQuery, 'direction=up')).toMatch(/^direction: /);
+  });
+
+  it('only the listed query parameters exist', () => {
+    expect(refusal(ContactQuery, 'sort=name')).toBe('Unknown field: sort');
+    expect(accepts(ContactQuery, 'page=2&limit=50&search=smith&email=a%40b.org&id=7&orphans')).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,70 @@
+import type { Contact } from '../../api/schemas/contact.ts';
+import type { ContactRow } from './contacts.repository.ts';
+import type { CustomFieldRow } from './custom-fields.repository.ts';
+import { toEmail } from './emails.mapper.ts';
+import type { EmailRow } from './emails.repository.ts';
+import { toMembership } from './memberships.mapper.ts';
+import type { MembershipWithListRow } from './memberships.repository.ts';
+
+/** A contact row with its child rows, as loaded for one answer. */
+export interface ContactParts {
+  row: ContactRow;
+  emails: EmailRow[];
+  memberships: MembershipWithListRow[];
+  /** field id → value. */
+  values: ReadonlyMap<number, string>;
+}
+
+/** What the caller may see (spec §2.6 limit_lists, limit_metadata) and how contacts are named. */
+export interface ContactView {
+  /** How API calls name the contact (spec §2.1: its ccid on a ccid-enabled account). */
+  ref: (row: ContactRow) => number | string;
+  /** The custom fields the caller sees, each under its identifier or else its name. */
+  fields: readonly { field: CustomFieldRow; key: string }[];
+  /** The list names the caller sees; null for every list. */
+  lists: ReadonlySet<string> | null;
+}
+
+/** Row and children → spec §2.1 contact, custom fields at the top level ("" when unset). */
+export function toContact(parts: ContactParts, view: ContactView): Contact {
+  const { row } = parts;
+  const ref = view.ref(row);
+  const standard = {
+    id: row.id,
+    ccid: row.ccid,
+    firstname: row.firstname,
+    surname: row.surname,
+    created: row.created,
+    notes: row.notes,
+    emails: parts.emails.map((email) => toEmail(email, ref)),
+    lists: parts.memberships
+      .filter((membership) => view.lists === null || view.lists.has(membership.list_name))
+      .map((membership) => toMembership(membership, ref)),
+  };
+  // Entries rather than assignment: a field key is account data and must never reach a prototype.
+  const custom = Object.fromEntries(
+    view.fields.map(({ field, key }) => [key, parts.values.get(field.id) ?? '']),
+  );
+  return { ...standard, ...custom };
+}
+
+/**
+ * The lower-cased text that GET /contacts/?search= matches (spec §4.1: "across all contact
+ * properties"): names, notes, ccid, every address and every custom value.
+ */
+export function searchTextOf(parts: {
+  row: Pick<ContactRow, 'firstname' | 'surname' | 'notes' | 'ccid'>;
+  addresses: readonly string[];
+  values: Iterable<string>;
+}): string {
+  const { row } = parts;
+  return [
+    `${row.firstname} ${row.surname}`,
+    row.notes,
+    row.ccid ?? '',
+    ...parts.addresses,
+    ...parts.values,
+  ]
+    .join('\n')
+    .toLowerCase();
+}

@@ -1,0 +1,68 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ContactValuesTable, CustomFieldsTable, Database } from '../db/schema.ts';
+
+export type CustomFieldRow = Selectable<CustomFieldsTable>;
+export type ContactValueRow = Selectable<ContactValuesTable>;
+
+/** Every custom field the account defines (spec §2.1 `<custom field>`), oldest first. */
+export function findFieldsByAccount(
+  db: Kysely<Database>,
+  accountId: number,
+): Promise<CustomFieldRow[]> {
+  return db
+    .selectFrom('custom_fields')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+}
+
+export function insertField(
+  db: Kysely<Database>,
+  values: { account_id: number; name: string; identifier: string | null },
+): Promise<CustomFieldRow> {
+  return db.insertInto('custom_fields').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The custom values of a page of contacts, in one query (no N+1). */
+export async function findValuesByContactIds(
+  db: Kysely<Database>,
+  contactIds: readonly number[],
+): Promise<ContactValueRow[]> {
+  if (contactIds.length === 0) return [];
+  return db
+    .selectFrom('contact_values')
+    .selectAll()
+    .where('contact_id', 'in', contactIds)
+    .execute();
+}
+
+/** Sets a contact's values: an empty value removes the field from the contact. */
+export async function writeValues(
+  db: Kysely<Database>,
+  contactId: number,
+  values: ReadonlyMap<number, string>,
+): Promise<void> {
+  const cleared = [...values].filter(([, value]) => value === '').map(([fieldId]) => fieldId);
+  const set = [...values]
+    .filter(([, value]) => value !== '')
+    .map(([field_id, value]) => ({ contact_id: contactId, field_id, value }));
+  if (cleared.length > 0) {
+    await db
+      .deleteFrom('contact_values')
+      .where('contact_id', '=', contactId)
+      .where('field_id', 'in', cleared)
+      .execute();
+  }
+  if (set.length > 0) {
+    await db
+      .insertInto('contact_values')
+      .values(set)
+      .onConflict((oc) =>
+        oc
+          .columns(['contact_id', 'field_id'])
+          .doUpdateSet({ value: (eb) => eb.ref('excluded.value') }),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,110 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database, ListsTable } from '../db/schema.ts';
+import type { ListRow } from './lists.mapper.ts';
+
+/** Every list of an account, by name; `names` narrows to those (a limit_lists principal). */
+export function selectLists(
+  db: Kysely<Database>,
+  accountId: number,
+  names: readonly string[] | null,
+): Promise<ListRow[]> {
+  if (names !== null && names.length === 0) return Promise.resolve([]);
+  let query = db.selectFrom('lists').selectAll().where('account_id', '=', accountId);
+  if (names !== null) query = query.where('name', 'in', names);
+  return query.orderBy('name').execute();
+}
+
+export function findListByName(
+  db: Kysely<Database>,
+  accountId: number,
+  name: string,
+): Promise<ListRow | undefined> {
+  return db
+    .selectFrom('lists')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+/** The names among `names` that are lists of the account. */
+export async function existingListNames(
+  db: Kysely<Database>,
+  accountId: number,
+  names: readonly string[],
+): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('lists')
+    .select('name')
+    .where('account_id', '=', accountId)
+    .where('name', 'in', [...new Set(names)])
+    .execute();
+  return new Set(rows.map((row) => row.name));
+}
+
+/** The member contacts of each list, in one query (no N+1), ascending. */
+export async function memberContactIds(
+  db: Kysely<Database>,
+  listIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const members = new Map<number, number[]>(listIds.map((id) => [id, []]));
+  if (listIds.length === 0) return members;
+  const rows = await db
+    .selectFrom('memberships')
+    .select(['list_id', 'contact_id'])
+    .where('list_id', 'in', listIds)
+    .orderBy('list_id')
+    .orderBy('contact_id')
+    .execute();
+  for (const row of rows) members.get(row.list_id)?.push(row.contact_id);
+  return members;
+}
+
+export function insertList(db: Kysely<Database>, values: Insertable<ListsTable>): Promise<ListRow> {
+  return db.insertInto('lists').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateListRow(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  values: Updateable<ListsTable>,
+): Promise<ListRow> {
+  return db
+    .updateTable('lists')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Memberships and archived messages (with their pending deliveries) go with the list (foreign keys). */
+export async function deleteListRow(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+): Promise<void> {
+  await db.deleteFrom('lists').where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/** The settings bag of every list of the account, for rewriting list-name references. */
+export function selectListSettings(
+  db: Kysely<Database>,
+  accountId: number,
+): Promise<Pick<ListRow, 'id' | 'settings'>[]> {
+  return db
+    .selectFrom('lists')
+    .select(['id', 'settings'])
+    .where('account_id', '=', accountId)
+    .execute();
+}
+
+export async function setListSettings(
+  db: Kysely<Database>,
+  id: number,
+  settings: string,
+): Promise<void> {
+  await db.updateTable('lists').set({ settings }).where('id', '=', id).execute();
+}

@@ -1,0 +1,69 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { AdministratorsTable, Database } from '../db/schema.ts';
+import type { AdministratorRow } from './administrators.repository.ts';
+
+/** The administrators of one account, or the group's global ones (account null, spec §4.8 rule 2). */
+function administratorsOf(db: Kysely<Database>, accountId: number | null) {
+  const query = db.selectFrom('administrators').selectAll();
+  return accountId === null
+    ? query.where('account_id', 'is', null)
+    : query.where('account_id', '=', accountId);
+}
+
+export function selectAdministrators(
+  db: Kysely<Database>,
+  accountId: number | null,
+): Promise<AdministratorRow[]> {
+  return administratorsOf(db, accountId).orderBy('id').execute();
+}
+
+export function findAdministratorById(
+  db: Kysely<Database>,
+  accountId: number | null,
+  id: number,
+): Promise<AdministratorRow | undefined> {
+  return administratorsOf(db, accountId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Usernames are email addresses: compared without regard to case. */
+export function findAdministratorByUsername(
+  db: Kysely<Database>,
+  accountId: number | null,
+  username: string,
+): Promise<AdministratorRow | undefined> {
+  return administratorsOf(db, accountId)
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** A username is unique across the installation (the sign-in page knows no account). */
+export async function usernameTaken(
+  db: Kysely<Database>,
+  username: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('administrators')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()));
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export function updateAdministratorRow(
+  db: Kysely<Database>,
+  id: number,
+  values: Updateable<AdministratorsTable>,
+): Promise<AdministratorRow> {
+  return db
+    .updateTable('administrators')
+    .set(values)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Its API keys go with it (foreign key). */
+export async function deleteAdministratorRow(db: Kysely<Database>, id: number): Promise<void> {
+  await db.deleteFrom('administrators').where('id', '=', id).execute();
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../http/app-deps.ts';
+import { defineRoute } from '../http/define-route.ts';
+import {
+  createAccount,
+  deleteAccount,
+  getAccount,
+  getAccounts,
+  updateAccount,
+} from '../services/accounts.service.ts';
+
+/** Spec §4.7: the accounts of the group, for global keys only (define-route refuses account keys). */
+export function registerAccountsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  defineRoute(app, deps, 'accounts.list', (ctx) => getAccounts(ctx.db, ctx.query));
+
+  defineRoute(app, deps, 'accounts.get', (ctx) =>
+    getAccount(ctx.db, ctx.params.id ?? '', ctx.query),
+  );
+
+  defineRoute(app, deps, 'accounts.create', (ctx) => createAccount(ctx.db, ctx.body));
+
+  defineRoute(app, deps, 'accounts.update', (ctx) =>
+    updateAccount(ctx.db, ctx.params.id ?? '', ctx.body),
+  );
+
+  defineRoute(app, deps, 'accounts.delete', async (ctx) => {
+    await deleteAccount(ctx.db, ctx.params.id ?? '');
+    return { success: 1 } as const;
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../http/app-deps.ts';
+import { defineRoute } from '../http/define-route.ts';
+import {
+  createList,
+  deleteList,
+  getList,
+  getLists,
+  updateList,
+} from '../services/lists.service.ts';
+import { requireAccount } from './route-support.ts';
+
+/** Spec §4.4: the lists endpoints; `:name` is the list name. */
+export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  defineRoute(app, deps, 'lists.list', (ctx) =>
+    getLists(ctx.db, requireAccount(ctx.account).id, ctx.principal),
+  );
+
+  defineRoute(app, deps, 'lists.get', (ctx) =>
+    getList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name ?? ''),
+  );
+
+  defineRoute(app, deps, 'lists.create', (ctx) =>
+    createList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.body),
+  );
+
+  defineRoute(app, deps, 'lists.update', (ctx) =>
+    updateList(
+      ctx.db,
+      requireAccount(ctx.account).id,
+      ctx.principal,
+      ctx.params.name ?? '',
+      ctx.body,
+    ),
+  );
+
+  defineRoute(app, deps, 'lists.delete', async (ctx) => {
+    await deleteList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name ?? '');
+    return { success: 1 } as const;
+  });
+}

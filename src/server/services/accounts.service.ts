@@ -1,0 +1,176 @@
+import type { Kysely, Updateable } from 'kysely';
+import { PAGE_LIMITS } from '../../api/constants.ts';
+import type {
+  Account,
+  AccountCreate,
+  AccountDetail,
+  AccountQuery,
+  AccountUpdate,
+} from '../../api/schemas/account.ts';
+import type { AccountsTable, Database } from '../db/schema.ts';
+import { badRequest, notFound } from '../http/http-error.ts';
+import {
+  ACCOUNT_DEFAULTS,
+  accountSettingsOf,
+  pickAccountSettings,
+  toAccount,
+  toAccountDetail,
+} from '../repositories/accounts.mapper.ts';
+import {
+  deleteAccountRow,
+  findAccountByName,
+  findFilteredAccount,
+  insertAccount,
+  listNamesOfAccounts,
+  selectAccounts,
+  standardUsersOfAccounts,
+  updateAccountRow,
+  type AccountFilters,
+  type AccountRow,
+} from '../repositories/accounts.repository.ts';
+import { insertAdministrator } from '../repositories/administrators.repository.ts';
+import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { API_PERSON } from '../repositories/users.mapper.ts';
+import { usernameTaken } from '../repositories/users.repository.ts';
+import { DEFAULT_MAX_CONTACTS } from './provisioning.service.ts';
+
+/** Spec §4.7 get all: a bare JSON list of the basic fields, filtered and paged. */
+export async function getAccounts(db: Kysely<Database>, query: AccountQuery): Promise<Account[]> {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? PAGE_LIMITS.accounts.default;
+  const offset = (page - 1) * limit;
+  // A page no group can fill: answered without asking the database for an overflowing OFFSET.
+  if (offset > 2_147_483_647) return [];
+  const rows = await selectAccounts(db, filtersOf(query), { offset, limit });
+  const ids = rows.map((row) => row.id);
+  const [lists, users] = await Promise.all([
+    listNamesOfAccounts(db, ids),
+    standardUsersOfAccounts(db, ids),
+  ]);
+  return rows.map((row) => toAccount(row, lists.get(row.id) ?? [], users.get(row.id) ?? []));
+}
+
+/** Spec §4.7 get one, every §2.7 field; the filters, when given, must match the account too. */
+export async function getAccount(
+  db: Kysely<Database>,
+  idText: string,
+  query: AccountQuery,
+): Promise<AccountDetail> {
+  const id = toId(idText);
+  const row = id === null ? undefined : await findFilteredAccount(db, id, filtersOf(query));
+  if (!row) throw notFound('Account');
+  return detailOf(db, row);
+}
+
+/**
+ * Spec §4.7 create. `administrator` names the initial administrator: a person with superadmin in
+ * the new account, who sets a password later (PUT /users/:id/ with `password`).
+ */
+export async function createAccount(
+  db: Kysely<Database>,
+  input: AccountCreate,
+): Promise<AccountDetail> {
+  const settings = { ...ACCOUNT_DEFAULTS, ...pickAccountSettings(input) };
+  checkTimezone(settings.timezone);
+  if (await findAccountByName(db, input.name)) throw nameTaken(input.name);
+  if (input.administrator !== undefined && (await usernameTaken(db, input.administrator))) {
+    throw badRequest(`administrator: an administrator named ${input.administrator} already exists`);
+  }
+  let row: AccountRow;
+  try {
+    row = await insertAccount(db, {
+      name: input.name,
+      description: input.description ?? '',
+      domain: input.domain ?? null,
+      max_contacts: input.max_contacts ?? DEFAULT_MAX_CONTACTS,
+      ccid: input.ccid ? 1 : 0,
+      settings: JSON.stringify(settings),
+      created: new Date().toISOString(),
+    });
+    if (input.administrator !== undefined) {
+      await insertAdministrator(db, {
+        account_id: row.id,
+        username: input.administrator,
+        api: API_PERSON,
+        permissions: JSON.stringify(['superadmin']),
+        created: row.created,
+      });
+    }
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw badRequest('name or administrator: already taken by another writer');
+    throw error;
+  }
+  return detailOf(db, row);
+}
+
+/** Spec §4.7 update: any account field (§1 rule 6: only what is supplied changes). */
+export async function updateAccount(
+  db: Kysely<Database>,
+  idText: string,
+  input: AccountUpdate,
+): Promise<AccountDetail> {
+  const row = await accountById(db, idText);
+  const settings = { ...accountSettingsOf(row), ...pickAccountSettings(input) };
+  checkTimezone(settings.timezone);
+  const changes: Updateable<AccountsTable> = { settings: JSON.stringify(settings) };
+  if (input.name !== undefined && input.name !== row.name) {
+    if (await findAccountByName(db, input.name)) throw nameTaken(input.name);
+    changes.name = input.name;
+  }
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.max_contacts !== undefined) changes.max_contacts = input.max_contacts;
+  if (input.ccid !== undefined) changes.ccid = input.ccid ? 1 : 0;
+  let updated: AccountRow;
+  try {
+    updated = await updateAccountRow(db, row.id, changes);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(input.name ?? row.name);
+    throw error;
+  }
+  return detailOf(db, updated);
+}
+
+/** Spec §4.7 delete: contacts, lists, messages, administrators and keys of the account go with it. */
+export async function deleteAccount(db: Kysely<Database>, idText: string): Promise<void> {
+  const row = await accountById(db, idText);
+  await deleteAccountRow(db, row.id);
+}
+
+function filtersOf(query: AccountQuery): AccountFilters {
+  return { listname: query.listname, username: query.username, description: query.description };
+}
+
+async function accountById(db: Kysely<Database>, idText: string): Promise<AccountRow> {
+  const id = toId(idText);
+  const row = id === null ? undefined : await findFilteredAccount(db, id, {});
+  if (!row) throw notFound('Account');
+  return row;
+}
+
+async function detailOf(db: Kysely<Database>, row: AccountRow): Promise<AccountDetail> {
+  const [lists, users] = await Promise.all([
+    listNamesOfAccounts(db, [row.id]),
+    standardUsersOfAccounts(db, [row.id]),
+  ]);
+  return toAccountDetail(row, lists.get(row.id) ?? [], users.get(row.id) ?? []);
+}
+
+function toId(text: string): number | null {
+  if (!/^\d{1,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 ? id : null;
+}
+
+function nameTaken(name: string) {
+  return badRequest(`name: an account named ${name} already exists`);
+}
+
+/** Spec §2.7 `timezone`: an IANA zone the runtime knows (e.g. UTC, Europe/Paris). */
+function checkTimezone(timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+  } catch {
+    throw badRequest(`timezone: ${timezone} is not a known time zone`);
+  }
+}

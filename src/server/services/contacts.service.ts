@@ -1,0 +1,525 @@
+import type { Kysely } from 'kysely';
+import { PAGE_LIMITS } from '../../api/constants.ts';
+import type {
+  Contact,
+  ContactCreate,
+  ContactPage,
+  ContactQuery,
+  ContactUpdate,
+} from '../../api/schemas/contact.ts';
+import { listLimit, metadataLimit, type Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/http-error.ts';
+import type { AccountRow } from '../repositories/accounts.repository.ts';
+import {
+  searchTextOf,
+  toContact,
+  type ContactParts,
+  type ContactView,
+} from '../repositories/contacts.mapper.ts';
+import {
+  countContacts,
+  deleteContact as deleteContactRow,
+  findContactByCcid,
+  findContactById,
+  findContactByRef,
+  findContactsPage,
+  insertContact,
+  parseServiceId,
+  updateContact as updateContactRow,
+  type ContactFilter,
+  type ContactRow,
+} from '../repositories/contacts.repository.ts';
+import {
+  findFieldsByAccount,
+  findValuesByContactIds,
+  writeValues,
+  type CustomFieldRow,
+} from '../repositories/custom-fields.repository.ts';
+import {
+  emailKey,
+  findEmailsByAddresses,
+  findEmailsByContactIds,
+  insertEmails,
+} from '../repositories/emails.repository.ts';
+import {
+  findListsByNames,
+  findMembershipsByContactIds,
+  insertMemberships,
+  listNamesOfContact,
+} from '../repositories/memberships.repository.ts';
+import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { fieldKey, isFieldVisible, resolveCustomValues } from './custom-fields.service.ts';
+
+/** The address book always works within one account (spec §4.8 chooses it before the handler). */
+/** Spec §2.1: on a ccid-enabled account the ccid "replaces the service identifier in API calls". */
+export function contactRef(
+  account: Pick<AccountRow, 'ccid'>,
+  contact: { id: number; ccid: string | null },
+): number | string {
+  return account.ccid === 1 && contact.ccid !== null ? contact.ccid : contact.id;
+}
+
+/** Spec §2.6 limit_lists: a limited key manages only the memberships of its own lists. */
+export function assertListsManageable(principal: Principal, names: Iterable<string>): void {
+  const allowed = listLimit(principal);
+  if (allowed === null) return;
+  const outside = [...new Set(names)].filter((name) => !allowed.has(name));
+  if (outside.length > 0)
+    throw forbidden(`This key is limited to other lists: it cannot manage ${outside.join(', ')}`);
+}
+
+/** Deleting a contact removes its memberships: a list-limited key may do it only within its lists. */
+export async function assertContactDeletable(
+  db: Kysely<Database>,
+  principal: Principal,
+  contactId: number,
+): Promise<void> {
+  if (listLimit(principal) === null) return;
+  assertListsManageable(principal, await listNamesOfContact(db, contactId));
+}
+
+/** Spec §2.7 restrict_contact: an address matching none of the account's expressions is refused. */
+export function assertAddressesAllowed(
+  account: Pick<AccountRow, 'settings'>,
+  addresses: readonly string[],
+): void {
+  const patterns = addressRestrictions(account.settings);
+  if (patterns.length === 0) return;
+  const refused = addresses.filter((address) => !patterns.some((pattern) => pattern.test(address)));
+  if (refused.length > 0) {
+    throw badRequest(
+      `${refused.join(', ')}: not allowed by the account's address restrictions (restrict_contact)`,
+    );
+  }
+}
+
+function addressRestrictions(settings: string): RegExp[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(settings);
+  } catch {
+    return [];
+  }
+  const sources = (parsed as { restrict_contact?: unknown } | null)?.restrict_contact;
+  if (!Array.isArray(sources)) return [];
+  return sources.flatMap((source) => {
+    if (typeof source !== 'string' || source === '') return [];
+    try {
+      // Addresses compare without regard to case (spec §2.2 keeps one per account in any case).
+      return [new RegExp(source, 'i')];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** An address belongs to one contact of the account; the message says which. */
+export async function assertAddressesFree(
+  db: Kysely<Database>,
+  account: AccountRow,
+  addresses: readonly string[],
+  exceptEmailId?: number,
+): Promise<void> {
+  const taken = (await findEmailsByAddresses(db, account.id, addresses)).filter(
+    (row) => row.id !== exceptEmailId,
+  );
+  const first = taken[0];
+  if (first) {
+    const owner = contactRef(account, { id: first.contact_id, ccid: first.contact_ccid });
+    throw badRequest(`${first.email} already belongs to contact ${owner}`);
+  }
+}
+
+/** A concurrent request took the same address or ccid between our check and our write. */
+export function translateUniqueViolation(error: unknown): unknown {
+  return isUniqueViolation(error)
+    ? conflict('Another request took the same email address or ccid at the same time; try again')
+    : error;
+}
+
+// --- loading -------------------------------------------------------------------------------------
+
+interface LoadedContacts {
+  parts: ContactParts[];
+  fields: CustomFieldRow[];
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+/** Loads the children of a page of contacts: one `in (…)` query per kind, never one per contact. */
+async function loadParts(
+  db: Kysely<Database>,
+  accountId: number,
+  rows: readonly ContactRow[],
+  knownFields?: CustomFieldRow[],
+): Promise<LoadedContacts> {
+  const ids = rows.map((row) => row.id);
+  const [emails, memberships, values, fields] = await Promise.all([
+    findEmailsByContactIds(db, ids),
+    findMembershipsByContactIds(db, accountId, ids),
+    findValuesByContactIds(db, ids),
+    knownFields ?? findFieldsByAccount(db, accountId),
+  ]);
+  const emailsOf = groupBy(emails, (row) => row.contact_id);
+  const membershipsOf = groupBy(memberships, (row) => row.contact_id);
+  const valuesOf = groupBy(values, (row) => row.contact_id);
+  return {
+    fields,
+    parts: rows.map((row) => ({
+      row,
+      emails: emailsOf.get(row.id) ?? [],
+      memberships: membershipsOf.get(row.id) ?? [],
+      values: new Map((valuesOf.get(row.id) ?? []).map((value) => [value.field_id, value.value])),
+    })),
+  };
+}
+
+function viewFor(
+  account: AccountRow,
+  principal: Principal,
+  fields: readonly CustomFieldRow[],
+): ContactView {
+  const limit = metadataLimit(principal);
+  return {
+    ref: (row) => contactRef(account, row),
+    fields: fields
+      .filter((field) => isFieldVisible(field, limit))
+      .map((field) => ({ field, key: fieldKey(field) })),
+    lists: listLimit(principal),
+  };
+}
+
+async function present(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  rows: readonly ContactRow[],
+  knownFields?: CustomFieldRow[],
+): Promise<Contact[]> {
+  const { parts, fields } = await loadParts(db, account.id, rows, knownFields);
+  const view = viewFor(account, principal, fields);
+  return parts.map((part) => toContact(part, view));
+}
+
+function searchTextOfParts(part: ContactParts): string {
+  return searchTextOf({
+    row: part.row,
+    addresses: part.emails.map((email) => email.email),
+    values: part.values.values(),
+  });
+}
+
+/** Recomputes a contact's search text after a change to its addresses (spec §4.1 search). */
+export async function refreshSearchText(
+  db: Kysely<Database>,
+  accountId: number,
+  contactId: number,
+): Promise<void> {
+  const row = await findContactById(db, accountId, contactId);
+  if (!row) return;
+  const [emails, values] = await Promise.all([
+    findEmailsByContactIds(db, [contactId]),
+    findValuesByContactIds(db, [contactId]),
+  ]);
+  const search_text = searchTextOf({
+    row,
+    addresses: emails.map((email) => email.email),
+    values: values.map((value) => value.value),
+  });
+  if (search_text !== row.search_text)
+    await updateContactRow(db, accountId, contactId, { search_text });
+}
+
+// --- reads ---------------------------------------------------------------------------------------
+
+export async function getContact(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  ref: string,
+): Promise<Contact> {
+  const row = await findContactByRef(db, account, ref);
+  if (!row) throw notFound('Contact');
+  const [contact] = await present(db, account, principal, [row]);
+  return contact as Contact;
+}
+
+/** Spec §4.1 get many: `count` over every page, `page` (from 1), `data` in service-id order. */
+export async function listContacts(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  query: ContactQuery,
+): Promise<ContactPage> {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? PAGE_LIMITS.contacts.default;
+  const filter: ContactFilter = { orphans: query.orphans === true };
+  if (query.id !== undefined) {
+    const id = parseServiceId(query.id);
+    // Text that cannot be a service identifier names no contact.
+    if (id === null) return { count: 0, page, data: [] };
+    filter.id = id;
+  }
+  if (query.email !== undefined) filter.emailKey = emailKey(query.email);
+  let fields: CustomFieldRow[] | undefined;
+  if (query.search !== undefined) {
+    filter.search = query.search.toLowerCase();
+    const limitFields = metadataLimit(principal);
+    if (limitFields !== null) {
+      fields = await findFieldsByAccount(db, account.id);
+      const visible = fields.filter((field) => isFieldVisible(field, limitFields));
+      // spec §2.6 limit_metadata: values the key cannot see must not find contacts either.
+      if (visible.length < fields.length) filter.searchFieldIds = visible.map((field) => field.id);
+    }
+  }
+  const offset = (page - 1) * limit;
+  // Past any plausible end (and past what an SQL offset holds): nothing to load but the count.
+  if (!Number.isSafeInteger(offset))
+    return { count: await countContacts(db, account.id, filter), page, data: [] };
+  const rows = await findContactsPage(db, account.id, filter, limit, offset);
+  // A partial (or empty first) page ends the result, so it gives the count without a second scan.
+  const ended = rows.length < limit && (rows.length > 0 || offset === 0);
+  const count = ended ? offset + rows.length : await countContacts(db, account.id, filter);
+  return {
+    count,
+    page,
+    data: rows.length === 0 ? [] : await present(db, account, principal, rows, fields),
+  };
+}
+
+// --- writes --------------------------------------------------------------------------------------
+
+const STANDARD_INPUT_FIELDS = new Set([
+  'id',
+  'created',
+  'ccid',
+  'firstname',
+  'surname',
+  'notes',
+  'emails',
+  'lists',
+]);
+
+/** The keys of a contact write that name custom fields (the contract's catch-all, spec §2.1). */
+function customEntries(body: Record<string, unknown>): [string, string][] {
+  return Object.entries(body).filter(
+    (entry): entry is [string, string] =>
+      !STANDARD_INPUT_FIELDS.has(entry[0]) && typeof entry[1] === 'string',
+  );
+}
+
+function uniqueOrThrow(
+  values: readonly string[],
+  field: string,
+  key: (value: string) => string = (v) => v,
+): string[] {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(key(value))) throw badRequest(`${field}: ${value} is given twice`);
+    seen.add(key(value));
+  }
+  return [...values];
+}
+
+interface NewContact {
+  ccid: string | null;
+  firstname?: string | undefined;
+  surname?: string | undefined;
+  notes?: string | undefined;
+  emails: readonly string[];
+  lists: readonly string[];
+  custom: [string, string][];
+}
+
+async function createNewContact(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  input: NewContact,
+): Promise<Contact> {
+  if (account.ccid === 1 && input.ccid === null) {
+    throw badRequest(
+      'ccid: is required on this account: the ccid identifies its contacts (spec §2.1)',
+    );
+  }
+  // spec §4.1 rule 2 and §7: creating a contact whose custom ID already exists is a conflict.
+  if (input.ccid !== null && (await findContactByCcid(db, account.id, input.ccid))) {
+    throw conflict(`A contact with ccid ${input.ccid} already exists`);
+  }
+  const addresses = uniqueOrThrow(input.emails, 'emails', emailKey);
+  assertAddressesAllowed(account, addresses);
+  await assertAddressesFree(db, account, addresses);
+
+  const listNames = uniqueOrThrow(input.lists, 'lists');
+  const found = new Map(
+    (await findListsByNames(db, account.id, listNames)).map((list) => [list.name, list.id]),
+  );
+  const unknownLists = listNames.filter((name) => !found.has(name));
+  if (unknownLists.length > 0)
+    throw badRequest(
+      `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
+    );
+  assertListsManageable(principal, listNames);
+
+  const fields = await findFieldsByAccount(db, account.id);
+  const values = resolveCustomValues(fields, input.custom, metadataLimit(principal));
+
+  const names = {
+    firstname: input.firstname ?? '',
+    surname: input.surname ?? '',
+    notes: input.notes ?? '',
+  };
+  try {
+    const row = await insertContact(db, {
+      account_id: account.id,
+      ccid: input.ccid,
+      ...names,
+      created: new Date().toISOString(),
+      search_text: searchTextOf({
+        row: { ...names, ccid: input.ccid },
+        addresses,
+        values: values.values(),
+      }),
+    });
+    await insertEmails(
+      db,
+      addresses.map((email) => ({
+        account_id: account.id,
+        contact_id: row.id,
+        email,
+        email_key: emailKey(email),
+      })),
+    );
+    await insertMemberships(
+      db,
+      // In the order the request names them, so the contact's `lists` reads back the same way.
+      listNames.map((name) => ({
+        account_id: account.id,
+        contact_id: row.id,
+        list_id: found.get(name) as number,
+        digest: null,
+      })),
+    );
+    await writeValues(db, row.id, values);
+    const [contact] = await present(db, account, principal, [row], fields);
+    return contact as Contact;
+  } catch (error) {
+    throw translateUniqueViolation(error);
+  }
+}
+
+/** Spec §4.1 create: at least one address; repeated `lists` make memberships; custom fields by key. */
+export function createContact(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  body: ContactCreate,
+): Promise<Contact> {
+  return createNewContact(db, account, principal, {
+    ccid: body.ccid ?? null,
+    firstname: body.firstname,
+    surname: body.surname,
+    notes: body.notes,
+    emails: body.emails,
+    lists: body.lists ?? [],
+    custom: customEntries(body),
+  });
+}
+
+/**
+ * Spec §4.1 update: only the supplied fields change (§1 rule 6). On a ccid-enabled account a PUT
+ * to a ccid that does not exist creates that contact (rule 1).
+ */
+export async function updateContact(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  ref: string,
+  body: ContactUpdate,
+): Promise<Contact> {
+  const row = await findContactByRef(db, account, ref);
+  if (!row) {
+    if (account.ccid !== 1) throw notFound('Contact');
+    if (body.ccid !== undefined && body.ccid !== ref) {
+      throw badRequest(`ccid: differs from the ccid in the path (${ref}), which this PUT creates`);
+    }
+    if (body.emails === undefined) {
+      throw badRequest(`emails: is required: this PUT creates contact ${ref} (spec §4.1 rule 1)`);
+    }
+    return createNewContact(db, account, principal, {
+      ccid: ref,
+      firstname: body.firstname,
+      surname: body.surname,
+      notes: body.notes,
+      emails: body.emails,
+      lists: body.lists ?? [],
+      custom: customEntries(body),
+    });
+  }
+
+  if (body.emails !== undefined) {
+    throw badRequest("emails: an existing contact's addresses change through /emails/ (spec §4.2)");
+  }
+  if (body.lists !== undefined) {
+    throw badRequest(
+      "lists: an existing contact's memberships change through /membership/ (spec §4.3)",
+    );
+  }
+  const patch: Partial<Pick<ContactRow, 'ccid' | 'firstname' | 'surname' | 'notes'>> = {};
+  if (body.ccid !== undefined && body.ccid !== row.ccid) {
+    if (body.ccid === null && account.ccid === 1) {
+      throw badRequest(
+        'ccid: cannot be removed on this account: it identifies the contact (spec §2.1)',
+      );
+    }
+    if (body.ccid !== null && (await findContactByCcid(db, account.id, body.ccid))) {
+      throw conflict(`A contact with ccid ${body.ccid} already exists`);
+    }
+    patch.ccid = body.ccid;
+  }
+  if (body.firstname !== undefined) patch.firstname = body.firstname;
+  if (body.surname !== undefined) patch.surname = body.surname;
+  if (body.notes !== undefined) patch.notes = body.notes;
+
+  const custom = customEntries(body);
+  const fields = await findFieldsByAccount(db, account.id);
+  const values = resolveCustomValues(fields, custom, metadataLimit(principal));
+  try {
+    await writeValues(db, row.id, values);
+    const updated: ContactRow = { ...row, ...patch };
+    const { parts } = await loadParts(db, account.id, [updated], fields);
+    const part = parts[0] as ContactParts;
+    const search_text = searchTextOfParts(part);
+    await updateContactRow(
+      db,
+      account.id,
+      row.id,
+      search_text === row.search_text ? patch : { ...patch, search_text },
+    );
+    return toContact(part, viewFor(account, principal, fields));
+  } catch (error) {
+    throw translateUniqueViolation(error);
+  }
+}
+
+/** Spec §4.1 delete: the contact's addresses, memberships and custom values go with it. */
+export async function deleteContact(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  ref: string,
+): Promise<void> {
+  const row = await findContactByRef(db, account, ref);
+  if (!row) throw notFound('Contact');
+  await assertContactDeletable(db, principal, row.id);
+  await deleteContactRow(db, account.id, row.id);
+}

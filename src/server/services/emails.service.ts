@@ -1,0 +1,134 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Email, EmailCreate, EmailUpdate } from '../../api/schemas/email.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database, EmailsTable } from '../db/schema.ts';
+import { badRequest, notFound } from '../http/http-error.ts';
+import type { AccountRow } from '../repositories/accounts.repository.ts';
+import {
+  deleteContact,
+  findContactByRef,
+  parseServiceId,
+} from '../repositories/contacts.repository.ts';
+import { toEmail } from '../repositories/emails.mapper.ts';
+import {
+  countEmailsOfContact,
+  deleteEmail as deleteEmailRow,
+  emailKey,
+  findEmailByAddress,
+  findEmailById,
+  insertEmails,
+  updateEmail as updateEmailRow,
+  type EmailWithContactRow,
+} from '../repositories/emails.repository.ts';
+import {
+  assertAddressesAllowed,
+  assertAddressesFree,
+  assertContactDeletable,
+  contactRef,
+  refreshSearchText,
+  translateUniqueViolation,
+} from './contacts.service.ts';
+
+/** Spec §4.2: `:id` is a service email identifier, or (with an `@`) the URL-encoded address. */
+async function findEmail(
+  db: Kysely<Database>,
+  account: AccountRow,
+  idOrAddress: string,
+): Promise<EmailWithContactRow> {
+  let row: EmailWithContactRow | undefined;
+  if (idOrAddress.includes('@')) {
+    row = await findEmailByAddress(db, account.id, idOrAddress);
+  } else {
+    const id = parseServiceId(idOrAddress);
+    row = id === null ? undefined : await findEmailById(db, account.id, id);
+  }
+  if (!row) throw notFound('Email');
+  return row;
+}
+
+function present(account: AccountRow, row: EmailWithContactRow): Email {
+  return toEmail(row, contactRef(account, { id: row.contact_id, ccid: row.contact_ccid }));
+}
+
+const flag = (value: boolean) => (value ? 1 : 0);
+
+export async function getEmail(
+  db: Kysely<Database>,
+  account: AccountRow,
+  idOrAddress: string,
+): Promise<Email> {
+  return present(account, await findEmail(db, account, idOrAddress));
+}
+
+/** Spec §4.2 create: at minimum `email` and `contact`; the address is unique within the account. */
+export async function createEmail(
+  db: Kysely<Database>,
+  account: AccountRow,
+  body: EmailCreate,
+): Promise<Email> {
+  const contact = await findContactByRef(db, account, body.contact);
+  if (!contact) throw badRequest(`contact: no contact ${body.contact} in this account`);
+  assertAddressesAllowed(account, [body.email]);
+  await assertAddressesFree(db, account, [body.email]);
+  try {
+    const [row] = await insertEmails(db, [
+      {
+        account_id: account.id,
+        contact_id: contact.id,
+        email: body.email,
+        email_key: emailKey(body.email),
+        digest: flag(body.digest ?? false),
+        paused: flag(body.paused ?? false),
+        ceid: body.ceid ?? null,
+      },
+    ]);
+    await refreshSearchText(db, account.id, contact.id);
+    return present(account, { ...(row as EmailWithContactRow), contact_ccid: contact.ccid });
+  } catch (error) {
+    throw translateUniqueViolation(error);
+  }
+}
+
+/** Spec §4.2 update: digest, paused, ceid and the address itself; `confirmed` stays read-only. */
+export async function updateEmail(
+  db: Kysely<Database>,
+  account: AccountRow,
+  idOrAddress: string,
+  body: EmailUpdate,
+): Promise<Email> {
+  const row = await findEmail(db, account, idOrAddress);
+  const patch: Updateable<EmailsTable> = {};
+  if (body.email !== undefined && body.email !== row.email) {
+    assertAddressesAllowed(account, [body.email]);
+    await assertAddressesFree(db, account, [body.email], row.id);
+    patch.email = body.email;
+    patch.email_key = emailKey(body.email);
+  }
+  if (body.digest !== undefined) patch.digest = flag(body.digest);
+  if (body.paused !== undefined) patch.paused = flag(body.paused);
+  if (body.ceid !== undefined) patch.ceid = body.ceid;
+  try {
+    await updateEmailRow(db, account.id, row.id, patch);
+    if (patch.email !== undefined) await refreshSearchText(db, account.id, row.contact_id);
+  } catch (error) {
+    throw translateUniqueViolation(error);
+  }
+  return present(account, { ...row, ...patch });
+}
+
+/** Spec §4.2 rule: deleting a contact's last address deletes the contact too (same transaction). */
+export async function deleteEmail(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  idOrAddress: string,
+): Promise<void> {
+  const row = await findEmail(db, account, idOrAddress);
+  if ((await countEmailsOfContact(db, row.contact_id)) <= 1) {
+    await assertContactDeletable(db, principal, row.contact_id);
+    await deleteContact(db, account.id, row.contact_id);
+    return;
+  }
+  await deleteEmailRow(db, account.id, row.id);
+  await refreshSearchText(db, account.id, row.contact_id);
+}

@@ -1,0 +1,253 @@
+import type { Kysely } from 'kysely';
+import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../api/constants.ts';
+import type { List, ListCreate, ListUpdate } from '../../api/schemas/list.ts';
+import { hashPassword } from '../auth/keys.ts';
+import { listLimit, type Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { badRequest, forbidden, notFound } from '../http/http-error.ts';
+import {
+  selectAdministratorListLimits,
+  setAdministratorListLimits,
+} from '../repositories/administrators.repository.ts';
+import {
+  LIST_DEFAULTS,
+  pickSettings,
+  settingsOf,
+  toList,
+  type ListRow,
+  type ListSettings,
+} from '../repositories/lists.mapper.ts';
+import {
+  deleteListRow,
+  existingListNames,
+  findListByName,
+  insertList,
+  memberContactIds,
+  selectListSettings,
+  selectLists,
+  setListSettings,
+  updateListRow,
+} from '../repositories/lists.repository.ts';
+import { isUniqueViolation } from '../repositories/unique-violation.ts';
+
+/** Spec §4.4 get all; a limit_lists principal sees its own lists only (spec §2.6). */
+export async function getLists(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+): Promise<List[]> {
+  const limit = listLimit(principal);
+  const rows = await selectLists(db, accountId, limit && [...limit]);
+  const members = await memberContactIds(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toList(row, members.get(row.id) ?? []));
+}
+
+/** Spec §4.4 get one. A list outside the principal's limit is as absent as an unknown one. */
+export async function getList(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  name: string,
+): Promise<List> {
+  const row = await visibleList(db, accountId, principal, name);
+  return withMembers(db, row);
+}
+
+/** Spec §4.4 create: at minimum `name`, unique within the account. */
+export async function createList(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  input: ListCreate,
+): Promise<List> {
+  assertMayWrite(principal, input.name);
+  if (await findListByName(db, accountId, input.name)) throw nameTaken(input.name);
+  const settings: ListSettings = { ...LIST_DEFAULTS, ...pickSettings(input) };
+  await checkPostingLists(db, accountId, principal, settings.restrict_post_lists, {
+    name: input.name,
+  });
+  let row: ListRow;
+  try {
+    row = await insertList(db, {
+      account_id: accountId,
+      name: input.name,
+      created: new Date().toISOString(),
+      settings: JSON.stringify(settings),
+      archive_password_hash: (await archivePasswordHash(input.archive_password)) ?? null,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(input.name);
+    throw error;
+  }
+  return toList(row, []);
+}
+
+/** Spec §4.4 update (§1 rule 6: only what is supplied changes); `name` renames the list. */
+export async function updateList(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  name: string,
+  input: ListUpdate,
+): Promise<List> {
+  const row = await writableList(db, accountId, principal, name);
+  const newName = input.name ?? row.name;
+  const renamed = newName !== row.name;
+  if (renamed) {
+    assertMayWrite(principal, newName);
+    if (await findListByName(db, accountId, newName)) throw nameTaken(newName);
+  }
+  const settings: ListSettings = { ...settingsOf(row), ...pickSettings(input) };
+  if (input.restrict_post_lists !== undefined) {
+    await checkPostingLists(db, accountId, principal, input.restrict_post_lists, {
+      name: newName,
+      formerName: row.name,
+    });
+  }
+  if (renamed) {
+    settings.restrict_post_lists = renameIn(settings.restrict_post_lists, row.name, newName);
+    await followRename(db, accountId, row.id, row.name, newName);
+  }
+  const passwordHash = await archivePasswordHash(input.archive_password);
+  let updated: ListRow;
+  try {
+    updated = await updateListRow(db, accountId, row.id, {
+      name: newName,
+      settings: JSON.stringify(settings),
+      ...(passwordHash === undefined ? {} : { archive_password_hash: passwordHash }),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(newName);
+    throw error;
+  }
+  return withMembers(db, updated);
+}
+
+/** Spec §4.4 delete: memberships and archived messages go with the list. */
+export async function deleteList(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  name: string,
+): Promise<void> {
+  const row = await writableList(db, accountId, principal, name);
+  await deleteListRow(db, accountId, row.id);
+  // Other lists' posting restrictions must keep naming existing lists only.
+  for (const other of await selectListSettings(db, accountId)) {
+    const bag = JSON.parse(other.settings) as { restrict_post_lists?: unknown };
+    if (Array.isArray(bag.restrict_post_lists) && bag.restrict_post_lists.includes(row.name)) {
+      bag.restrict_post_lists = bag.restrict_post_lists.filter((n) => n !== row.name);
+      await setListSettings(db, other.id, JSON.stringify(bag));
+    }
+  }
+}
+
+function isListName(name: string): boolean {
+  return name.length <= NAME_MAX_LENGTH && NAME_PATTERN.test(name);
+}
+
+async function visibleList(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  name: string,
+): Promise<ListRow> {
+  const limit = listLimit(principal);
+  if (!isListName(name) || (limit && !limit.has(name))) throw notFound('List');
+  const row = await findListByName(db, accountId, name);
+  if (!row) throw notFound('List');
+  return row;
+}
+
+/** A write outside the principal's lists is refused before the list is even looked up (no probing). */
+async function writableList(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  name: string,
+): Promise<ListRow> {
+  if (!isListName(name)) throw notFound('List');
+  assertMayWrite(principal, name);
+  const row = await findListByName(db, accountId, name);
+  if (!row) throw notFound('List');
+  return row;
+}
+
+function assertMayWrite(principal: Principal, name: string): void {
+  const limit = listLimit(principal);
+  if (limit && !limit.has(name))
+    throw forbidden(`This key is limited to other lists than ${name} (limit_lists)`);
+}
+
+async function withMembers(db: Kysely<Database>, row: ListRow): Promise<List> {
+  const members = await memberContactIds(db, [row.id]);
+  return toList(row, members.get(row.id) ?? []);
+}
+
+function nameTaken(name: string) {
+  return badRequest(`name: a list named ${name} already exists in this account`);
+}
+
+/** Spec §2.4: `restrict_post_lists` names lists of the account (the list itself included). */
+async function checkPostingLists(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  names: readonly string[],
+  self: { name: string; formerName?: string },
+): Promise<void> {
+  const others = names.filter((n) => n !== self.name);
+  const existing = await existingListNames(db, accountId, others);
+  const limit = listLimit(principal);
+  // Lists outside a limited principal's reach get the same answer as missing ones.
+  const missing = others.filter(
+    (n) => !existing.has(n) || n === self.formerName || (limit !== null && !limit.has(n)),
+  );
+  if (missing.length > 0) {
+    throw badRequest(
+      `restrict_post_lists: no list named ${[...new Set(missing)].join(', ')} in this account`,
+    );
+  }
+}
+
+/** Spec §2.4: a blank archive password disables password access; otherwise only its hash is kept. */
+async function archivePasswordHash(
+  password: string | undefined,
+): Promise<string | null | undefined> {
+  if (password === undefined) return undefined;
+  return password.trim() === '' ? null : hashPassword(password);
+}
+
+function renameIn(names: string[], from: string, to: string): string[] {
+  return names.map((n) => (n === from ? to : n));
+}
+
+/** A renamed list keeps its place in other lists' posting restrictions and administrators' limits. */
+async function followRename(
+  db: Kysely<Database>,
+  accountId: number,
+  listId: number,
+  from: string,
+  to: string,
+): Promise<void> {
+  for (const other of await selectListSettings(db, accountId)) {
+    if (other.id === listId) continue;
+    const bag = JSON.parse(other.settings) as { restrict_post_lists?: unknown };
+    if (Array.isArray(bag.restrict_post_lists) && bag.restrict_post_lists.includes(from)) {
+      bag.restrict_post_lists = renameIn(bag.restrict_post_lists as string[], from, to);
+      await setListSettings(db, other.id, JSON.stringify(bag));
+    }
+  }
+  for (const administrator of await selectAdministratorListLimits(db, accountId)) {
+    const names = JSON.parse(administrator.limit_lists) as string[];
+    if (names.includes(from))
+      await setAdministratorListLimits(
+        db,
+        administrator.id,
+        JSON.stringify(renameIn(names, from, to)),
+      );
+  }
+}

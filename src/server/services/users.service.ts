@@ -1,0 +1,184 @@
+import type { Kysely, Updateable } from 'kysely';
+import type {
+  Administrator,
+  AdministratorCreate,
+  AdministratorUpdate,
+  RetrievedKey,
+} from '../../api/schemas/administrator.ts';
+import { hashPassword } from '../auth/keys.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { AdministratorsTable, Database } from '../db/schema.ts';
+import { badRequest, notFound } from '../http/http-error.ts';
+import {
+  insertAdministrator,
+  type AdministratorRow,
+} from '../repositories/administrators.repository.ts';
+import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { API_PERSON, toAdministrator } from '../repositories/users.mapper.ts';
+import {
+  deleteAdministratorRow,
+  findAdministratorById,
+  findAdministratorByUsername,
+  selectAdministrators,
+  updateAdministratorRow,
+  usernameTaken,
+} from '../repositories/users.repository.ts';
+import { issueKey } from './provisioning.service.ts';
+
+/**
+ * Spec §4.6. `scope` is the account whose administrators the request works on, or null for the
+ * group's global administrators (a global key without account_id, spec §4.8 rule 2).
+ */
+export type UserScope = number | null;
+
+export async function getUsers(db: Kysely<Database>, scope: UserScope): Promise<Administrator[]> {
+  return (await selectAdministrators(db, scope)).map(toAdministrator);
+}
+
+/** Spec §4.6 get one: `:id` is the administrator id or the (URL-encoded) username. */
+export async function getUser(
+  db: Kysely<Database>,
+  scope: UserScope,
+  idOrUsername: string,
+): Promise<Administrator> {
+  return toAdministrator(await findUser(db, scope, idOrUsername));
+}
+
+/** Spec §4.6 create: at minimum `username`; the new administrator is a person (api 0). */
+export async function createUserAdministrator(
+  db: Kysely<Database>,
+  scope: UserScope,
+  input: AdministratorCreate,
+): Promise<Administrator> {
+  if (input.description !== undefined) throw versionTwoOnly('description');
+  if (await usernameTaken(db, input.username)) throw usernameInUse(input.username);
+  // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
+  let row: AdministratorRow;
+  try {
+    row = await insertAdministrator(db, {
+      account_id: scope,
+      username: input.username,
+      description: null,
+      firstname: input.firstname ?? '',
+      surname: input.surname ?? '',
+      cidr: input.cidr ?? null,
+      custom_image: input.custom_image ? 1 : 0,
+      mfa_type: input.mfa_type ?? null,
+      api: API_PERSON,
+      notifications: JSON.stringify(input.notifications ?? []),
+      permissions: JSON.stringify(input.permissions ?? []),
+      limit_metadata: JSON.stringify(input.limit_metadata ?? []),
+      limit_lists: JSON.stringify(input.limit_lists ?? []),
+      password_hash: input.password === undefined ? null : await hashPassword(input.password),
+      created: new Date().toISOString(),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw usernameInUse(input.username);
+    throw error;
+  }
+  return toAdministrator(row);
+}
+
+
+/**
+ * Spec §4.6 update (§1 rule 6: only what is supplied changes; `permissions` and `notifications`
+ * replace the whole array), or key retrieval when `get_key` is present on the same path.
+ */
+export async function updateUser(
+  db: Kysely<Database>,
+  scope: UserScope,
+  idText: string,
+  input: AdministratorUpdate,
+): Promise<Administrator | RetrievedKey> {
+  const row = await findUser(db, scope, idText);
+  const {
+    get_key: getKey,
+    expiry_months: expiryMonths,
+    welcome_email: _welcomeEmail,
+    ...fields
+  } = input;
+  if (getKey) {
+    const others = Object.keys(fields).filter(
+      (key) => fields[key as keyof typeof fields] !== undefined,
+    );
+    if (others.length > 0)
+      throw badRequest(
+        `get_key: send it alone, or with expiry_months (not with ${others.join(', ')})`,
+      );
+    // The new key authenticates at once as this administrator, with its permissions.
+    const { key, expires_at } = await issueKey(db, row.id, expiryMonths);
+    return { key, expiry: expires_at };
+  }
+
+  const isPerson = row.api === API_PERSON;
+  const changes: Updateable<AdministratorsTable> = {};
+  if (fields.username !== undefined) {
+    if (!isPerson)
+      throw badRequest('username: is not applicable to API version 2 keys (spec §9 rule 3)');
+    if (await usernameTaken(db, fields.username, row.id)) throw usernameInUse(fields.username);
+    changes.username = fields.username;
+  }
+  if (fields.password !== undefined) {
+    if (!isPerson) throw badRequest('password: API keys do not sign in');
+    changes.password_hash = await hashPassword(fields.password);
+  }
+  if (fields.description !== undefined) {
+    if (isPerson) throw versionTwoOnly('description');
+    changes.description = fields.description;
+  }
+  if (fields.firstname !== undefined) changes.firstname = fields.firstname;
+  if (fields.surname !== undefined) changes.surname = fields.surname;
+  if (fields.cidr !== undefined) changes.cidr = fields.cidr;
+  if (fields.custom_image !== undefined) changes.custom_image = fields.custom_image ? 1 : 0;
+  if (fields.mfa_type !== undefined) changes.mfa_type = fields.mfa_type;
+  if (fields.notifications !== undefined)
+    changes.notifications = JSON.stringify(fields.notifications);
+  if (fields.permissions !== undefined) changes.permissions = JSON.stringify(fields.permissions);
+  if (fields.limit_metadata !== undefined)
+    changes.limit_metadata = JSON.stringify(fields.limit_metadata);
+  if (fields.limit_lists !== undefined) changes.limit_lists = JSON.stringify(fields.limit_lists);
+  if (Object.keys(changes).length === 0) return toAdministrator(row);
+  try {
+    return toAdministrator(await updateAdministratorRow(db, row.id, changes));
+  } catch (error) {
+    if (isUniqueViolation(error) && fields.username !== undefined)
+      throw usernameInUse(fields.username);
+    throw error;
+  }
+}
+
+/** Spec §4.6 delete; its keys go with it. The key making the request cannot remove itself. */
+export async function deleteUser(
+  db: Kysely<Database>,
+  scope: UserScope,
+  principal: Principal,
+  idText: string,
+): Promise<void> {
+  const row = await findUser(db, scope, idText);
+  if (row.id === principal.administratorId) {
+    throw badRequest('An administrator cannot delete itself: this request is made with its key');
+  }
+  await deleteAdministratorRow(db, row.id);
+}
+
+async function findUser(
+  db: Kysely<Database>,
+  scope: UserScope,
+  idOrUsername: string,
+): Promise<AdministratorRow> {
+  let row: AdministratorRow | undefined;
+  if (/^\d{1,9}$/.test(idOrUsername))
+    row = await findAdministratorById(db, scope, Number(idOrUsername));
+  else if (idOrUsername.includes('@'))
+    row = await findAdministratorByUsername(db, scope, idOrUsername);
+  if (!row) throw notFound('Administrator');
+  return row;
+}
+
+function usernameInUse(username: string) {
+  return badRequest(`username: an administrator named ${username} already exists`);
+}
+
+function versionTwoOnly(field: string) {
+  return badRequest(`${field}: applies to API version 2 keys only (spec §9 rule 3)`);
+}

@@ -1,0 +1,207 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT } from '../http/body-limit.ts';
+import { databaseSnapshot } from './db-snapshot.ts';
+import { expectSuccess, isErrorShape, urlOf } from './fixtures.ts';
+import { describeEachDialect, startTestServer, type TestResponse, type TestServer } from './harness.ts';
+
+/**
+ * SECURITY.md 21 and spec §1, §4, §8: what the server refuses before any rule of a resource runs —
+ * oversized bodies (413), bodies that are not form fields (415), page bounds, unknown or repeated
+ * parameters (400) — always in the error shape of spec §7.
+ */
+
+const CONTACTS = urlOf('contacts.list');
+const LISTS = urlOf('lists.list');
+
+function expectError(response: TestResponse, status: number, label = ''): void {
+  expect(response.status, `${label} ${response.body.slice(0, 200)}`).toBe(status);
+  expect(isErrorShape(response.json), `${label} ${response.body.slice(0, 200)}`).toBe(true);
+}
+
+function multipart(fields: [string, string][], boundary = 'bound4ry'): string {
+  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return `${parts.join('')}--${boundary}--\r\n`;
+}
+
+describeEachDialect('bounds (SECURITY.md 21)', (dialect) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    expectSuccess(await server.request('POST', LISTS, { form: { name: 'bounded' } }), 'create list');
+  });
+  afterAll(() => server.close());
+
+  describe('body size', () => {
+    it('refuses a urlencoded body over 1 MB with 413, with or without a key', async () => {
+      const body = `notes=${'x'.repeat(BODY_LIMIT)}`;
+      const contentType = 'application/x-www-form-urlencoded';
+      expectError(await server.request('POST', CONTACTS, { body, contentType }), 413);
+      expectError(await server.request('POST', CONTACTS, { body, contentType, auth: '' }), 413);
+    });
+
+    it('does not refuse a body just under 1 MB for its size', async () => {
+      const response = await server.request('POST', CONTACTS, {
+        body: `emails=big%40example.com&notes=${'x'.repeat(BODY_LIMIT - 100)}`,
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      expect(response.status, response.body.slice(0, 200)).not.toBe(413);
+      expect(response.status).toBeLessThan(500);
+    });
+
+    it('refuses multipart over 1 MB with 413: one big field, or many that add up', async () => {
+      const contentType = 'multipart/form-data; boundary=bound4ry';
+      const one = multipart([['notes', 'x'.repeat(BODY_LIMIT + 10)]]);
+      expectError(await server.request('POST', CONTACTS, { body: one, contentType }), 413, 'one field');
+      const third = 'x'.repeat(Math.ceil(BODY_LIMIT / 3) + 10);
+      const many = multipart([['notes', third], ['firstname', third], ['surname', third]]);
+      expectError(await server.request('POST', CONTACTS, { body: many, contentType }), 413, 'fields adding up');
+    });
+
+    it('refuses multipart over 1 MB with 413 when no Content-Length announces it (chunked)', async () => {
+      const third = 'x'.repeat(Math.ceil(BODY_LIMIT / 3) + 10);
+      const body = multipart([['notes', third], ['firstname', third], ['surname', third]]);
+      const response = await server.app.inject({
+        method: 'POST',
+        url: CONTACTS,
+        headers: { authorization: `Bearer ${server.accountKey}`, 'content-type': 'multipart/form-data; boundary=bound4ry' },
+        payload: Readable.from([Buffer.from(body)]),
+      });
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(413);
+      expect(isErrorShape(JSON.parse(response.body))).toBe(true);
+    });
+
+    it('answers malformed multipart with 400, never 500', async () => {
+      for (const [contentType, body] of [
+        ['multipart/form-data', 'no boundary'],
+        ['multipart/form-data; boundary=abc', 'garbage without parts'],
+        ['multipart/form-data; boundary=abc', '--abc\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n--abc--\r\n'],
+      ] as const) {
+        const response = await server.request('POST', CONTACTS, { body, contentType });
+        expect(response.status, `${contentType} ${body}: ${response.body}`).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(isErrorShape(response.json), response.body).toBe(true);
+      }
+    });
+
+    it('accepts well-formed multipart form fields', async () => {
+      const response = await server.request('POST', LISTS, {
+        body: multipart([['name', 'multipart-list'], ['taboo_body', 'spam'], ['taboo_body', 'scam']]),
+        contentType: 'multipart/form-data; boundary=bound4ry',
+      });
+      expect(response.status, response.body).toBe(200);
+      expect(response.json).toMatchObject({ name: 'multipart-list', taboo_body: ['spam', 'scam'] });
+    });
+  });
+
+  describe('media type (spec §1 rule 2)', () => {
+    it('refuses bodies that are not form fields with 415 in the error shape', async () => {
+      for (const [contentType, body] of [
+        ['application/json', '{"emails":["a@b.example"]}'],
+        ['text/plain', 'emails=a@b.example'],
+        ['application/xml', '<contact/>'],
+        ['application/x-www-form-urlencodedish', 'emails=a%40b.example'],
+      ] as const) {
+        expectError(await server.request('POST', CONTACTS, { body, contentType }), 415, contentType);
+      }
+    });
+
+    it('refuses a body without a Content-Type with 415', async () => {
+      expectError(await server.request('POST', CONTACTS, { body: 'emails=a%40b.example' }), 415);
+    });
+  });
+
+  describe('page bounds (spec §8)', () => {
+    it('refuses limit and page outside their bounds on contacts with 400', async () => {
+      for (const query of ['limit=-1', 'limit=abc', 'limit=0', 'limit=1.5', 'limit=1001', 'limit=', 'page=0', 'page=-1', 'page=abc', 'page=1e3']) {
+        expectError(await server.request('GET', `${CONTACTS}?${query}`), 400, query);
+      }
+    });
+
+    it('refuses limit over 100 on messages and over 1000 on accounts', async () => {
+      expectError(await server.request('GET', `${urlOf('messages.list')}?limit=101`), 400, 'messages');
+      expectError(await server.request('GET', `${urlOf('accounts.list')}?limit=1001`, { key: server.globalKey }), 400, 'accounts');
+    });
+
+    it('accepts the largest limits and the first page', async () => {
+      for (const url of [`${CONTACTS}?limit=1000`, `${CONTACTS}?limit=1&page=1`, `${urlOf('messages.list')}?limit=100`]) {
+        const response = await server.request('GET', url);
+        expect(response.status, `${url}: ${response.body}`).toBe(200);
+      }
+    });
+  });
+
+  describe('parameters (spec §4: only the listed ones exist)', () => {
+    it('refuses an unknown query parameter on reads with 400', async () => {
+      for (const url of [`${CONTACTS}?colour=red`, `${LISTS}?page=1`, `${urlOf('lists.get', 'bounded')}?verbose=1`]) {
+        expectError(await server.request('GET', url), 400, url);
+      }
+    });
+
+    it('refuses an unknown query parameter on writes with 400, changing nothing', async () => {
+      const before = await databaseSnapshot(server.database.db);
+      expectError(await server.request('POST', `${LISTS}?colour=red`, { form: { name: 'querylist' } }), 400, 'create');
+      expectError(
+        await server.request('PUT', `${urlOf('lists.update', 'bounded')}?colour=red`, { form: { description: 'x' } }),
+        400,
+        'update',
+      );
+      expectError(await server.request('DELETE', `${urlOf('lists.delete', 'bounded')}?force=1`), 400, 'delete');
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+    });
+
+    it('refuses fields in the body of a DELETE (spec §4: DELETE takes no body)', async () => {
+      const before = await databaseSnapshot(server.database.db);
+      expectError(await server.request('DELETE', urlOf('lists.delete', 'bounded'), { form: { name: 'other' } }), 400);
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+    });
+
+    it('refuses a single-valued field given twice, in a body or a query, with 400', async () => {
+      const before = await databaseSnapshot(server.database.db);
+      const body = 'emails=twice%40example.com&firstname=Ada&firstname=Grace';
+      expectError(
+        await server.request('POST', CONTACTS, { body, contentType: 'application/x-www-form-urlencoded' }),
+        400,
+        'body',
+      );
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+      expectError(await server.request('GET', `${CONTACTS}?limit=1&limit=2`), 400, 'query');
+      const account = server.account.id;
+      expectError(
+        await server.request('GET', `${CONTACTS}?account_id=${account}&account_id=${account}`, { key: server.globalKey }),
+        400,
+        'account_id',
+      );
+    });
+  });
+
+  describe('text the databases cannot store', () => {
+    it('refuses U+0000 in a field, a field name or a query with 400, on both databases', async () => {
+      const before = await databaseSnapshot(server.database.db);
+      expectError(await server.request('POST', LISTS, { form: { name: 'nul', description: 'a\u0000b' } }), 400, 'value');
+      expectError(await server.request('POST', LISTS, { form: { name: 'nul', 'desc\u0000': 'x' } }), 400, 'name');
+      expectError(await server.request('GET', `${CONTACTS}?search=a%00b`), 400, 'query');
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+    });
+
+    it('answers 404 for a path segment holding U+0000', async () => {
+      expectError(await server.request('GET', urlOf('lists.get', 'bounded\u0000')), 404, 'list');
+      expectError(await server.request('GET', urlOf('emails.get', 'a\u0000@b.example')), 404, 'email');
+    });
+  });
+
+  describe('URLs', () => {
+    it('answers a badly percent-encoded URL with 400 in the error shape', async () => {
+      expectError(await server.request('GET', '/api/2/contacts/%E0%A4%A/'), 400);
+      expectError(await server.request('GET', '/api/2/lists/%/'), 400);
+    });
+
+    it('answers an overlong path segment in the error shape', async () => {
+      const response = await server.request('GET', urlOf('lists.get', 'x'.repeat(5000)));
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect(isErrorShape(response.json), response.body.slice(0, 200)).toBe(true);
+    });
+  });
+});

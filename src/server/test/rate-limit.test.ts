@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contact, ContactPage } from '../../api/schemas/contact.ts';
+import { ALLOWANCE_PER_CONTACT } from '../rate-limit/rate-limiter.ts';
+import { databaseSnapshot } from './db-snapshot.ts';
+import { expectSuccess, isErrorShape, urlOf } from './fixtures.ts';
+import { describeEachDialect, startTestServer, type TestResponse, type TestServer } from './harness.ts';
+
+/**
+ * Spec §8 and SECURITY.md 20: use is counted in objects returned or affected, per account; the
+ * allowance is 3 × the account's maximum address-book size per window; the charge is atomic, so
+ * parallel requests never return more than the budget; over budget → 429 with Retry-After and the
+ * X-RateLimit-* headers; the window resets.
+ */
+
+const CONTACTS = urlOf('contacts.list');
+const contactUrl = (id: string | number) => urlOf('contacts.get', String(id));
+
+function header(response: TestResponse, name: string): number {
+  const value = response.headers[name];
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new Error(`${name}: expected a whole number, got ${String(value)}`);
+  return Number(value);
+}
+
+function expectRateLimited(response: TestResponse, allowance: number): void {
+  expect(response.status, response.body).toBe(429);
+  expect(isErrorShape(response.json), response.body).toBe(true);
+  const retryAfter = header(response, 'retry-after');
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(header(response, 'x-ratelimit-limit')).toBe(allowance);
+  expect(header(response, 'x-ratelimit-remaining')).toBeLessThan(allowance);
+  const reset = header(response, 'x-ratelimit-reset');
+  expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+  expect(reset - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(retryAfter + 1);
+}
+
+/** Single reads (each counts 1) until exactly `budget` objects remain in the window. */
+async function spendDownTo(server: TestServer, key: string, contactId: string, budget: number): Promise<void> {
+  let remaining = header(await server.request('GET', contactUrl(contactId), { key }), 'x-ratelimit-remaining');
+  while (remaining > budget) {
+    const next = header(await server.request('GET', contactUrl(contactId), { key }), 'x-ratelimit-remaining');
+    expect(next).toBe(remaining - 1);
+    remaining = next;
+  }
+  expect(remaining).toBe(budget);
+}
+
+/** SECURITY.md 20: at most `budget` objects came back; every refusal is a complete 429. */
+function expectWithinBudget(responses: TestResponse[], budget: number, allowance: number): void {
+  let returned = 0;
+  let limited = 0;
+  for (const response of responses) {
+    if (response.status === 200) returned += ContactPage.parse(response.json).data.length;
+    else {
+      expectRateLimited(response, allowance);
+      limited += 1;
+    }
+  }
+  expect(returned).toBeLessThanOrEqual(budget);
+  // 20 pages of 10 against a budget of 100: at least half must be refused, and some served.
+  expect(limited).toBeGreaterThanOrEqual(responses.length - budget / 10);
+  expect(returned).toBeGreaterThan(0);
+}
+
+describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
+  describe('the hourly allowance', () => {
+    // 40 contacts of address book → an allowance of 120 objects per window.
+    const MAX_CONTACTS = 40;
+    const ALLOWANCE = ALLOWANCE_PER_CONTACT * MAX_CONTACTS;
+    const BUDGET = 100;
+    let server: TestServer;
+    let key: string;
+    const contactIds: string[] = [];
+
+    beforeAll(async () => {
+      // A window far longer than the run, so that no clock-hour boundary resets the count mid-test.
+      server = await startTestServer(dialect, { rateLimitWindowSeconds: 1_000_000_000 });
+      const account = await server.createAccount('metered', { maxContacts: MAX_CONTACTS });
+      key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+      for (let i = 0; i < 12; i += 1) {
+        const created = await server.request('POST', CONTACTS, { key, form: { emails: [`person${i}@metered.example`] } });
+        contactIds.push(String(Contact.parse(expectSuccess(created, 'create contact')).id));
+      }
+    });
+    afterAll(() => server.close());
+
+    it('counts a write as 1, a single object as 1, a page as its objects, and a failed write as 0', async () => {
+      const first = await server.request('GET', contactUrl(contactIds[0] ?? ''), { key });
+      expect(first.status, first.body).toBe(200);
+      expect(header(first, 'x-ratelimit-limit')).toBe(ALLOWANCE);
+      const start = header(first, 'x-ratelimit-remaining');
+      // The 12 creates and this read: nothing else has been charged.
+      expect(start).toBe(ALLOWANCE - 13);
+
+      const write = await server.request('PUT', contactUrl(contactIds[0] ?? ''), { key, form: { firstname: 'Ada' } });
+      expect(write.status, write.body).toBe(200);
+      expect(header(write, 'x-ratelimit-remaining')).toBe(start - 1);
+
+      const page = await server.request('GET', CONTACTS, { key, query: { limit: 3 } });
+      expect(ContactPage.parse(page.json).data).toHaveLength(3);
+      expect(header(page, 'x-ratelimit-remaining')).toBe(start - 4);
+
+      // A write that affects nothing (an unknown contact) is not charged.
+      const missing = await server.request('PUT', contactUrl(999_999_999), { key, form: { firstname: 'Nobody' } });
+      expect(missing.status, missing.body).toBe(404);
+      const after = await server.request('GET', contactUrl(contactIds[0] ?? ''), { key });
+      expect(header(after, 'x-ratelimit-remaining')).toBe(start - 5);
+    });
+
+    it('returns at most the budget to 20 parallel page requests, and 429s the rest', async () => {
+      await spendDownTo(server, key, contactIds[1] ?? '', BUDGET);
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => server.request('GET', CONTACTS, { key, query: { limit: 10 } })),
+      );
+      expectWithinBudget(responses, BUDGET, ALLOWANCE);
+    });
+
+    // DESIGN.md: several server processes may share one PostgreSQL; the counter lives there.
+    it.skipIf(dialect !== 'postgres')('holds the budget across two server processes sharing PostgreSQL', async () => {
+      const account = await server.createAccount('shared', { maxContacts: MAX_CONTACTS });
+      const sharedKey = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+      let firstId = '';
+      for (let i = 0; i < 12; i += 1) {
+        const created = await server.request('POST', CONTACTS, { key: sharedKey, form: { emails: [`p${i}@shared.example`] } });
+        firstId ||= String(Contact.parse(expectSuccess(created, 'create contact')).id);
+      }
+      await spendDownTo(server, sharedKey, firstId, BUDGET);
+      const peer = await server.startPeer();
+      const viaPeer = async (): Promise<TestResponse> => {
+        const response = await peer.inject({
+          method: 'GET',
+          url: `${CONTACTS}?limit=10`,
+          headers: { authorization: `Bearer ${sharedKey}` },
+        });
+        return { status: response.statusCode, headers: response.headers, body: response.body, json: JSON.parse(response.body) as unknown };
+      };
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0 ? server.request('GET', CONTACTS, { key: sharedKey, query: { limit: 10 } }) : viaPeer(),
+        ),
+      );
+      expectWithinBudget(responses, BUDGET, ALLOWANCE);
+    });
+
+    it('refuses single reads and writes once the allowance is spent, and changes nothing', async () => {
+      // Spend whatever the burst left.
+      for (let i = 0; i < BUDGET; i += 1) {
+        if ((await server.request('GET', contactUrl(contactIds[2] ?? ''), { key })).status === 429) break;
+      }
+      expectRateLimited(await server.request('GET', contactUrl(contactIds[2] ?? ''), { key }), ALLOWANCE);
+      const before = await databaseSnapshot(server.database.db);
+      const write = await server.request('POST', CONTACTS, { key, form: { emails: ['late@metered.example'] } });
+      expectRateLimited(write, ALLOWANCE);
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+    });
+
+    it('counts per account: another account is not limited', async () => {
+      const other = await server.request('GET', CONTACTS, { key: server.accountKey });
+      expect(other.status, other.body).toBe(200);
+    });
+  });
+
+  describe('the window', () => {
+    let server: TestServer;
+    let key: string;
+    let contactId: string;
+
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { rateLimitWindowSeconds: 2 });
+      const account = await server.createAccount('tiny', { maxContacts: 1 });
+      key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+      const created = await server.request('POST', CONTACTS, { key, form: { emails: ['only@tiny.example'] } });
+      contactId = String(Contact.parse(expectSuccess(created, 'create contact')).id);
+    });
+    afterAll(() => server.close());
+
+    it('starts again when RATE_LIMIT_WINDOW_SECONDS have passed', async () => {
+      let refused: TestResponse | undefined;
+      // An allowance of 3: at most a few reads before the 429 (a window may turn over meanwhile).
+      for (let i = 0; i < 10 && !refused; i += 1) {
+        const response = await server.request('GET', contactUrl(contactId), { key });
+        if (response.status === 429) refused = response;
+        else expect(response.status, response.body).toBe(200);
+      }
+      if (!refused) throw new Error('never rate-limited with an allowance of 3');
+      expectRateLimited(refused, 3);
+      const resetAt = header(refused, 'x-ratelimit-reset');
+      expect(header(refused, 'retry-after')).toBeLessThanOrEqual(2);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, resetAt * 1000 - Date.now()) + 50));
+      const again = await server.request('GET', contactUrl(contactId), { key });
+      expect(again.status, again.body).toBe(200);
+      expect(header(again, 'x-ratelimit-remaining')).toBe(2);
+    });
+  });
+});
