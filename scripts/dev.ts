@@ -7,7 +7,8 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
 const cli = path.join(repoRoot, 'src/server/cli.ts');
 const vite = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
 const apiPort = process.env.API_PORT ?? '8080';
-const env = { ...process.env, PORT: apiPort, HOST: '127.0.0.1', API_PORT: apiPort };
+// The dashboard is served by Vite on 5173 in dev: its OAuth redirect URI must name that origin.
+const env = { ...process.env, PORT: apiPort, HOST: '127.0.0.1', API_PORT: apiPort, PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://127.0.0.1:5173' };
 
 function start(args: string[]): ChildProcess {
   return spawn(process.execPath, args, { cwd: repoRoot, env, stdio: 'inherit' });

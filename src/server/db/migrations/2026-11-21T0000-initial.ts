@@ -1,12 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { DialectName } from '../dialect.ts';
+import { idColumn as idColumn_ } from './id-column.ts';
 
 /** The initial schema (see db/schema.ts for what each column holds). */
 export function initial(dialect: DialectName): Migration {
-  const id = dialect === 'postgres' ? ('serial' as const) : ('integer' as const);
-  const idColumn = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) =>
-    dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
+  const { type: id, build: idColumn } = idColumn_(dialect);
 
   return {
     async up(db: Kysely<unknown>) {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { DialectName } from '../dialect.ts';
+import { idColumn as idColumn_ } from './id-column.ts';
 
 /**
  * The OAuth 2.0 authorization server (spec §4.9, §5.2; SECURITY.md 1–8). Everything lives here, not
@@ -8,9 +9,7 @@ import type { DialectName } from '../dialect.ts';
  * cookies, codes, tokens) are stored as SHA-256 hashes; see db/schema.ts for each column.
  */
 export function oauth(dialect: DialectName): Migration {
-  const id = dialect === 'postgres' ? ('serial' as const) : ('integer' as const);
-  const idColumn = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) =>
-    dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
+  const { type: id, build: idColumn } = idColumn_(dialect);
 
   return {
     async up(db: Kysely<unknown>) {
