@@ -114,6 +114,18 @@ export default defineConfig([
               from: ['./src/web', './src/server', './e2e', './scripts', './bench'],
               message: 'The contract (src/api) imports nothing from the rest of the repo.',
             },
+            // Inside the dashboard (STYLE.md, bulletproof-react): shared -> features -> app.
+            {
+              target: ['./src/web/components', './src/web/lib'],
+              from: ['./src/web/features', './src/web/app'],
+              message:
+                'Shared code (components/, lib/) is used by features and the app, never the reverse.',
+            },
+            {
+              target: './src/web/features',
+              from: './src/web/app',
+              message: 'Features do not depend on the app shell; the app composes features.',
+            },
           ],
         },
       ],

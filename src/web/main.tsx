@@ -2,7 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
+import { loadConfig } from './lib/config.ts';
+import { applyTheme, readThemeChoice } from './lib/theme.ts';
+import { makeZodJitless } from './lib/zod-jitless.ts';
 import './styles.css';
+
+// No eval under the CSP: before any lazy chunk builds a Zod schema.
+makeZodJitless();
+// Before the first paint: the saved theme (CSP allows no inline script in index.html to do it).
+applyTheme(readThemeChoice());
+// Ask for /config.json while React starts; the router's middleware awaits the same promise.
+void loadConfig();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -1,8 +1,8 @@
-/** Shown while the first page's chunk loads. */
-export function PageLoading() {
+/** Shown while the first page (its chunk, the configuration, the session) loads. */
+export function PageLoading({ label = 'Loading…' }: { label?: string }) {
   return (
-    <p role="status" className="page-loading">
-      Loading…
-    </p>
+    <main id="main" className="page-loading">
+      <p role="status">{label}</p>
+    </main>
   );
 }

@@ -1,15 +1,13 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { describeError } from '../lib/api-error-message.ts';
 
-/** Last-resort boundary, e.g. a page chunk that failed to load after a deploy. */
-export function RouteError() {
+function ErrorDetails() {
   const error = useRouteError();
   const detail = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : 'Unknown error';
+    : describeError(error);
   return (
-    <main id="main" className="route-error">
+    <>
       <title>Something went wrong · Listkeeper</title>
       <h1>Something went wrong</h1>
       <p>{detail}</p>
@@ -18,6 +16,24 @@ export function RouteError() {
           Reload the dashboard
         </Link>
       </p>
+    </>
+  );
+}
+
+/** A page's error boundary: the shell (header, navigation) stays usable around it. */
+export function RouteError() {
+  return (
+    <div className="route-error">
+      <ErrorDetails />
+    </div>
+  );
+}
+
+/** Last resort outside the shell, e.g. the configuration or a chunk failed to load after a deploy. */
+export function RootError() {
+  return (
+    <main id="main" className="route-error standalone">
+      <ErrorDetails />
     </main>
   );
 }

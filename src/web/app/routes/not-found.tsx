@@ -6,7 +6,7 @@ export function Component() {
     <>
       <PageHeading title="Page not found" />
       <p>
-        There is nothing at this address. <Link to="/">Go to the overview</Link>.
+        There is nothing at this address. <Link to="/">Go to the dashboard</Link>.
       </p>
     </>
   );

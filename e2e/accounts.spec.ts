@@ -1,0 +1,112 @@
+import {
+  accountWithContacts,
+  createKey,
+  expect,
+  signInWithKey,
+  test,
+} from './fixtures/dashboard.ts';
+
+test("a global key switches accounts and sees each account's own data under its name", async ({
+  page,
+  server,
+}) => {
+  const alpha = await accountWithContacts(server, 'alpha', ['Ada']);
+  const beta = await accountWithContacts(server, 'beta', ['Brian']);
+  const { key } = await createKey(server, 'global');
+  // The account is in the URL; the header names it.
+  await signInWithKey(page, key, { path: `/a/${alpha.id}/contacts` });
+  await expect(page).toHaveURL(new RegExp(`/a/${alpha.id}/contacts$`));
+  const switcher = page.getByRole('button', { name: /^Account/ });
+  await expect(switcher).toContainText(alpha.name);
+  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toBeVisible();
+  await expect(page.getByRole('banner')).toContainText('Global API key');
+
+  // Keyboard only: open the switcher, search, arrow to the result, open it.
+  await page.keyboard.press('s');
+  const dialog = page.getByRole('dialog', { name: 'Switch account' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Search accounts')).toBeFocused();
+  await page.keyboard.type(beta.name);
+  await expect(dialog.getByRole('link')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await expect(dialog.getByRole('link', { name: beta.name })).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/a/${beta.id}/contacts$`));
+  await expect(switcher).toContainText(beta.name);
+  await expect(page.getByRole('cell', { name: `Brian ${beta.name}` })).toBeVisible();
+  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toHaveCount(0);
+
+  // Switching keeps the section; the search's Enter opens the first match.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Lists' }).click();
+  await expect(page).toHaveURL(new RegExp(`/a/${beta.id}/lists$`));
+  await switcher.click();
+  await page.keyboard.type(alpha.name);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/a/${alpha.id}/lists$`));
+  await expect(switcher).toContainText(alpha.name);
+
+  // Back to beta's contacts from the cache: still beta's, never alpha's.
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/a/${beta.id}/contacts$`));
+  await expect(switcher).toContainText(beta.name);
+  await expect(page.getByRole('cell', { name: `Brian ${beta.name}` })).toBeVisible();
+  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toHaveCount(0);
+});
+
+test('every request of a global key carries the account of the URL', async ({ page, server }) => {
+  const alpha = await accountWithContacts(server, 'carry', ['Carl']);
+  const { key } = await createKey(server, 'global');
+  const apiRequests: URL[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/2/')) apiRequests.push(url);
+  });
+  await signInWithKey(page, key, { path: `/a/${alpha.id}/contacts` });
+  await expect(page.getByRole('cell', { name: `Carl ${alpha.name}` })).toBeVisible();
+  for (const section of ['Lists', 'Messages', 'Administrators']) {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: section })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: section })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveCount(0);
+  }
+  const accountScoped = apiRequests.filter((url) => !url.pathname.startsWith('/api/2/accounts/'));
+  expect(accountScoped.map((url) => url.pathname).sort()).toEqual([
+    '/api/2/contacts/',
+    '/api/2/lists/',
+    '/api/2/messages/',
+    '/api/2/users/',
+  ]);
+  for (const url of accountScoped)
+    expect(url.searchParams.get('account_id')).toBe(String(alpha.id));
+});
+
+test('the accounts page lists the group and opens an account', async ({ page, server }) => {
+  const gamma = await accountWithContacts(server, 'gamma', ['Gina']);
+  const { key } = await createKey(server, 'global');
+  await signInWithKey(page, key);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Accounts' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+  await page.getByRole('link', { name: gamma.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/a/${gamma.id}/contacts$`));
+  await expect(page.getByRole('cell', { name: `Gina ${gamma.name}` })).toBeVisible();
+});
+
+test('an account key never sees account URLs or the accounts page', async ({ page, server }) => {
+  const own = await accountWithContacts(server, 'own', ['Olga']);
+  const other = await accountWithContacts(server, 'other', ['Otto']);
+  await signInWithKey(page, own.key, { keep: true });
+  await page.goto(`/a/${other.id}/contacts`);
+  await expect(page).toHaveURL(/\/contacts$/);
+  await expect(page.getByRole('cell', { name: `Olga ${own.name}` })).toBeVisible();
+  await expect(page.getByRole('cell', { name: `Otto ${other.name}` })).toHaveCount(0);
+  await page.goto('/accounts');
+  await expect(page).toHaveURL(/\/contacts$/);
+});

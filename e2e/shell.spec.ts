@@ -1,0 +1,250 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import {
+  accountWithContacts,
+  apiAs,
+  createKey,
+  expect,
+  signInWithKey,
+  test,
+} from './fixtures/dashboard.ts';
+import type { RunningServer } from './fixtures/server.ts';
+
+/** A global key and an account with a contact, a list and a message: every page has content. */
+async function group(server: RunningServer) {
+  const account = await accountWithContacts(server, 'shell', ['Sam']);
+  const api = apiAs(server, account.key);
+  await api.lists.create({ name: 'news', description: 'Monthly news' });
+  await api.messages.send({ list: 'news', subject: 'Hello members', content_plain: 'Hello.' });
+  const { key } = await createKey(server, 'global');
+  return { account, key };
+}
+
+async function expectNoAxeViolations(page: Page, what: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe violations on ${what}`,
+  ).toEqual([]);
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`every shell page has zero axe violations in the ${theme} theme`, async ({
+    page,
+    server,
+  }) => {
+    const { account, key } = await group(server);
+    // The system's preference is the opposite; the toggle overrides it.
+    await page.emulateMedia({ colorScheme: theme === 'dark' ? 'light' : 'dark' });
+
+    await page.goto('/sign-in');
+    await page.evaluate((choice) => localStorage.setItem('listkeeper.theme', choice), theme);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expectNoAxeViolations(page, 'the sign-in page');
+
+    for (const problem of ['consent-denied', 'session-expired', 'key-refused']) {
+      await page.goto(`/auth/${problem}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectNoAxeViolations(page, `/auth/${problem}`);
+    }
+    await page.goto('/auth/callback?code=unused&state=unknown');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign-in failed' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the failed callback');
+
+    await signInWithKey(page, key, { keep: true, path: `/a/${account.id}/contacts` });
+    await expect(page.getByRole('cell', { name: `Sam ${account.name}` })).toBeVisible();
+    await expectNoAxeViolations(page, 'Contacts');
+
+    for (const [section, content] of [
+      ['Lists', 'Monthly news'],
+      ['Messages', 'Hello members'],
+      ['Administrators', 'superadmin'],
+      ['Accounts', account.name],
+    ] as const) {
+      await nav(page).getByRole('link', { name: section }).click();
+      await expect(page.getByRole('heading', { level: 1, name: section })).toBeVisible();
+      await expect(page.getByRole('table').getByText(content).first()).toBeVisible();
+      await expectNoAxeViolations(page, section);
+    }
+
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the 404 page');
+
+    await page.keyboard.press('s');
+    const switcher = page.getByRole('dialog', { name: 'Switch account' });
+    await expect(switcher).toBeVisible();
+    await expectNoAxeViolations(page, 'the account switcher');
+    await page.keyboard.press('Escape');
+    await expect(switcher).toBeHidden();
+
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the shortcuts dialog');
+  });
+}
+
+test('the theme follows the system until the user picks one, and the choice persists', async ({
+  page,
+  server,
+}) => {
+  const { key } = await group(server);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await signInWithKey(page, key, { keep: true });
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const theme = page.getByLabel('Theme');
+  await expect(theme).toHaveValue('system');
+  expect(await background()).toBe('rgb(15, 17, 21)');
+
+  await theme.selectOption('light');
+  expect(await background()).toBe('rgb(255, 255, 255)');
+  await page.reload();
+  await expect(page.getByLabel('Theme')).toHaveValue('light');
+  expect(await background()).toBe('rgb(255, 255, 255)');
+  expect(await page.evaluate(() => localStorage.getItem('listkeeper.theme'))).toBe('light');
+
+  await page.getByLabel('Theme').selectOption('system');
+  expect(await background()).toBe('rgb(15, 17, 21)');
+  expect(await page.evaluate(() => localStorage.length)).toBe(0);
+});
+
+test('keyboard shortcuts move between pages; "?" lists them', async ({ page, server }) => {
+  const { account, key } = await group(server);
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
+  await expect(page.getByRole('heading', { level: 1, name: 'Contacts' })).toBeVisible();
+
+  for (const [keys, heading, path] of [
+    ['gl', 'Lists', `/a/${account.id}/lists`],
+    ['gm', 'Messages', `/a/${account.id}/messages`],
+    ['gu', 'Administrators', `/a/${account.id}/administrators`],
+    ['ga', 'Accounts', '/accounts'],
+    ['gc', 'Contacts', `/a/${account.id}/contacts`],
+  ] as const) {
+    for (const key of keys) await page.keyboard.press(key);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe(path);
+  }
+  // The new page has the focus, as after a full page load.
+  await expect(page.getByRole('main')).toBeFocused();
+
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toContainText('Go to Lists');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
+  // Typing in a field is never a shortcut.
+  await nav(page).getByRole('link', { name: 'Lists' }).click();
+  await page.getByLabel('New list name').fill('gc');
+  await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
+});
+
+test('lists: a new list appears (invalidation by prefix) and a deleted one goes', async ({
+  page,
+  server,
+}) => {
+  const { account, key } = await group(server);
+  await signInWithKey(page, key, { path: `/a/${account.id}/lists` });
+  await expect(page.getByRole('cell', { name: 'news', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create list' }).click();
+  await expect(page.getByText('The name is required.')).toBeVisible();
+  await page.getByLabel('New list name').fill('bad name!');
+  await page.getByRole('button', { name: 'Create list' }).click();
+  await expect(
+    page.getByText('The name may hold only letters, digits, underscore, period and hyphen.'),
+  ).toBeVisible();
+
+  await page.getByLabel('New list name').fill('weekly');
+  await page.getByRole('button', { name: 'Create list' }).click();
+  await expect(page.getByRole('cell', { name: 'weekly', exact: true })).toBeVisible();
+  await expect(page.getByLabel('New list name')).toHaveValue('');
+
+  // The server's own refusal (a duplicate name) is shown where it happened.
+  await page.getByLabel('New list name').fill('weekly');
+  await page.getByRole('button', { name: 'Create list' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete weekly' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete the list weekly?' });
+  await dialog.getByRole('button', { name: 'Delete the list' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('cell', { name: 'weekly', exact: true })).toHaveCount(0);
+});
+
+test('a page shows a skeleton while its data loads', async ({ page, server }) => {
+  const { account, key } = await group(server);
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/2/messages/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await nav(page).getByRole('link', { name: 'Messages' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading messages…' })).toBeVisible();
+  release();
+  await expect(page.getByRole('cell', { name: 'Hello members' })).toBeVisible();
+  await expect(page.getByText('Loading messages…')).toHaveCount(0);
+});
+
+test('an API error is shown on the page, inside the shell', async ({ page, server }) => {
+  const { account, key } = await group(server);
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
+  await page.route('**/api/2/lists/**', (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: '{"is_error":true,"message":"boom"}',
+    }),
+  );
+  await nav(page).getByRole('link', { name: 'Lists' }).click();
+  await expect(page.getByRole('alert')).toContainText('The server failed to answer (500)');
+  await expect(nav(page)).toBeVisible();
+});
+
+test('a page that fails to load shows its error inside the shell', async ({ page, server }) => {
+  const { account, key } = await group(server);
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
+  // A deploy replaced the page's chunk: its module cannot load.
+  await page.route(/\/assets\/messages-[^/]+\.js$/, (route) =>
+    route.fulfill({ status: 404, body: 'gone' }),
+  );
+  await nav(page).getByRole('link', { name: 'Messages' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByRole('main')).toContainText('This page could not be loaded');
+  await expect(page.getByRole('link', { name: 'Reload the dashboard' })).toBeVisible();
+  await nav(page).getByRole('link', { name: 'Lists' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
+});
+
+test("usable at a phone's width: nothing overflows, the navigation works", async ({
+  page,
+  server,
+}) => {
+  const { account, key } = await group(server);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await nav(page).getByRole('link', { name: 'Accounts' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await expectNoAxeViolations(page, 'Accounts at phone width');
+});
+
+test('the skip link moves focus to the main content', async ({ page, server }) => {
+  const { account, key } = await group(server);
+  await signInWithKey(page, key, { keep: true, path: `/a/${account.id}/contacts` });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Contacts' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await skip.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+});

@@ -1,0 +1,48 @@
+import { redirect, type MiddlewareFunction } from 'react-router';
+import { sectionOf } from '../lib/account-scope.ts';
+import { loadConfig } from '../lib/config.ts';
+import { getSession } from '../lib/session.ts';
+
+/** Every route needs `/config.json` (API base URL, OAuth client) before it runs. */
+export const loadConfiguration: MiddlewareFunction = async () => {
+  await loadConfig();
+};
+
+/**
+ * The signed-in shell: without a session in memory, restore it (a kept key, or OAuth
+ * re-authorization after a reload), else go to the sign-in page and come back afterwards.
+ */
+export const requireSession: MiddlewareFunction = async ({ request }) => {
+  if (getSession().status === 'signed-in') return;
+  const url = new URL(request.url);
+  const returnTo = `${url.pathname}${url.search}`;
+  const { restoreSession } = await import('../features/auth/api/restore-session.ts');
+  const outcome = await restoreSession(returnTo);
+  if (outcome === 'restored') return;
+  if (outcome === 'key-refused') throw redirect('/auth/key-refused');
+  throw redirect(returnTo === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
+};
+
+function isGlobal(): boolean {
+  const session = getSession();
+  return session.status === 'signed-in' && session.principal.global;
+}
+
+/** `/a/:accountId/…` is for global principals; an account key has one account: drop it from the URL. */
+export const requireGlobal: MiddlewareFunction = ({ request }) => {
+  if (isGlobal()) return;
+  const pathname = new URL(request.url).pathname;
+  throw redirect(pathname.replace(/^\/a\/[^/]+/, '') || '/');
+};
+
+/** The accounts of a group (spec §4.7) are for global principals only. */
+export const requireGlobalForAccounts: MiddlewareFunction = () => {
+  if (!isGlobal()) throw redirect('/');
+};
+
+/** `/contacts` and friends without an account: a global principal is sent to an account's page. */
+export const requireOwnAccount: MiddlewareFunction = async ({ request }) => {
+  if (!isGlobal()) return;
+  const { defaultAccountPath } = await import('./default-account.ts');
+  throw redirect(await defaultAccountPath(sectionOf(new URL(request.url).pathname) ?? 'contacts'));
+};

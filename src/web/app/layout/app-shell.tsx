@@ -1,0 +1,124 @@
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { AccountSwitcher } from '../../features/accounts/components/account-switcher.tsx';
+import { rememberAccount, sectionPath, useAccountId } from '../../lib/account-scope.ts';
+import { useSession, type Principal } from '../../lib/session.ts';
+import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
+import { PageLoading } from '../page-loading.tsx';
+import { MainNav } from './main-nav.tsx';
+import { RateLimitBanner } from './rate-limit-banner.tsx';
+import { SHORTCUTS, type ShortcutAction } from './shortcuts.ts';
+import { ShortcutsDialog } from './shortcuts-dialog.tsx';
+import { SignOutButton } from './sign-out-button.tsx';
+import { ThemeSelect } from './theme-select.tsx';
+
+/** The frame of every signed-in page. While a session ends, it waits for the router to move on. */
+export function AppShell() {
+  const session = useSession();
+  if (session.status !== 'signed-in') return <PageLoading label="Signing out…" />;
+  return <SignedInShell principal={session.principal} />;
+}
+
+function SignedInShell({ principal }: { principal: Principal }) {
+  const accountId = useAccountId();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const [switcherOpen, setSwitcherOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const shortcuts = useMemo(
+    () => SHORTCUTS.filter((shortcut) => principal.global || !shortcut.globalOnly),
+    [principal.global],
+  );
+
+  useEffect(() => {
+    if (accountId !== null) rememberAccount(accountId);
+  }, [accountId]);
+
+  // After a client-side navigation, move focus to the new page as a full page load would.
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== firstPath.current) mainRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
+  const run = useEffectEvent((action: ShortcutAction) => {
+    switch (action.kind) {
+      case 'section':
+        return void navigate(sectionPath(accountId, action.section));
+      case 'accounts':
+        return void navigate('/accounts');
+      case 'switch-account':
+        return setSwitcherOpen(true);
+      case 'help':
+        return setHelpOpen(true);
+    }
+  });
+
+  useEffect(() => {
+    const matcher = createSequenceMatcher(shortcuts);
+    const onKeyDown = (event: KeyboardEvent) => {
+      // An open dialog owns the keyboard.
+      if (!isShortcutEvent(event) || document.querySelector('dialog[open]')) return;
+      const action = matcher.feed(event.key, event.timeStamp);
+      if (action) {
+        event.preventDefault();
+        run(action);
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [shortcuts]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <p className="app-title">
+          <Link to="/">Listkeeper</Link>
+        </p>
+        <div className="account-area">
+          {principal.global ? (
+            <AccountSwitcher
+              accountId={accountId}
+              open={switcherOpen}
+              onOpenChange={setSwitcherOpen}
+            />
+          ) : (
+            <p className="account-label">
+              Account <strong>of this {principal.method === 'key' ? 'key' : 'sign-in'}</strong>
+            </p>
+          )}
+        </div>
+        <div className="header-tools">
+          <p className="identity">
+            Signed in: <strong>{principal.identity}</strong>
+          </p>
+          <ThemeSelect />
+          <button
+            type="button"
+            className="button small"
+            onClick={() => setHelpOpen(true)}
+            aria-keyshortcuts="?"
+          >
+            Shortcuts
+          </button>
+          <SignOutButton />
+        </div>
+      </header>
+      <MainNav accountId={accountId} global={principal.global} />
+      {navigation.state === 'loading' && (
+        <p className="route-progress" role="status">
+          Loading…
+        </p>
+      )}
+      <RateLimitBanner accountId={accountId} />
+      <main id="main" ref={mainRef} tabIndex={-1}>
+        <Outlet />
+      </main>
+      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { NavLink } from 'react-router';
+import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.ts';
+import type { AccountId } from '../../lib/api-client.ts';
+
+const sections: { section: Section; label: string }[] = [
+  { section: 'contacts', label: 'Contacts' },
+  { section: 'lists', label: 'Lists' },
+  { section: 'messages', label: 'Messages' },
+  { section: 'administrators', label: 'Administrators' },
+];
+
+/**
+ * The sections of the account in use, and the group's accounts for global principals. Off an
+ * account's pages (e.g. on Accounts), a global principal's links go to the account used last.
+ */
+export function MainNav({ accountId, global }: { accountId: AccountId; global: boolean }) {
+  const target = accountId ?? (global ? lastAccount() : null);
+  return (
+    <nav aria-label="Main" className="app-nav">
+      <ul>
+        {sections.map(({ section, label }) => (
+          <li key={section}>
+            <NavLink to={sectionPath(target, section)}>{label}</NavLink>
+          </li>
+        ))}
+        {global && (
+          <li>
+            <NavLink to="/accounts" end>
+              Accounts
+            </NavLink>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,15 @@
+import { describeError } from '../lib/api-error-message.ts';
+
+/** An error from the API where it happened, in the dashboard's words (lib/api-error-message.ts). */
+export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div role="alert" className="error-message">
+      <p>{describeError(error)}</p>
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { Account } from '../../../../api/schemas/account.ts';
+import { Dialog } from '../../../components/dialog.tsx';
+import { ErrorMessage } from '../../../components/error-message.tsx';
+import { sectionOf, sectionPath } from '../../../lib/account-scope.ts';
+import { accountQueries } from '../api/account-queries.ts';
+
+interface AccountSwitcherProps {
+  /** The account in the URL, if any. */
+  accountId: string | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+function matches(account: Account, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (needle === '') return true;
+  return (
+    account.name.toLowerCase().includes(needle) ||
+    account.description.toLowerCase().includes(needle) ||
+    String(account.id) === needle
+  );
+}
+
+/**
+ * The account a global principal works on (spec §4.8), fed by GET /accounts/. The button names the
+ * account in the URL; the dialog filters the group's accounts as you type, arrow keys move through
+ * the results, Enter opens one. Each result is a link: it can open in another tab too.
+ */
+export function AccountSwitcher({ accountId, open, onOpenChange }: AccountSwitcherProps) {
+  const accounts = useQuery(accountQueries.list());
+  const current = accounts.data?.find((account) => String(account.id) === accountId);
+  const label =
+    current?.name ?? (accountId === null ? 'Choose an account' : `Account ${accountId}`);
+
+  return (
+    <>
+      <button
+        type="button"
+        className="account-button"
+        aria-haspopup="dialog"
+        onClick={() => onOpenChange(true)}
+      >
+        <span className="account-button-label">Account</span>
+        <span className="account-button-name">{label}</span>
+      </button>
+      <Dialog
+        open={open}
+        onClose={() => onOpenChange(false)}
+        title="Switch account"
+        className="switcher"
+      >
+        <AccountSearch
+          accounts={accounts.data}
+          accountId={accountId}
+          onChosen={() => onOpenChange(false)}
+        />
+        {accounts.isPending && <p role="status">Loading accounts…</p>}
+        {accounts.isError && (
+          <ErrorMessage error={accounts.error} onRetry={() => void accounts.refetch()} />
+        )}
+      </Dialog>
+    </>
+  );
+}
+
+function AccountSearch({
+  accounts = [],
+  accountId,
+  onChosen,
+}: {
+  accounts: Account[] | undefined;
+  accountId: string | null;
+  onChosen: () => void;
+}) {
+  const [search, setSearch] = useState('');
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const searchId = useId();
+  const listId = useId();
+  const section = sectionOf(pathname) ?? 'contacts';
+  const found = accounts.filter((account) => matches(account, search));
+
+  const links = (list: HTMLElement | null) => [
+    ...(list?.querySelectorAll<HTMLAnchorElement>('a') ?? []),
+  ];
+
+  function onSearchKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    const first = found[0];
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      links(document.getElementById(listId))[0]?.focus();
+    } else if (event.key === 'Enter' && first) {
+      event.preventDefault();
+      onChosen();
+      void navigate(sectionPath(String(first.id), section));
+    }
+  }
+
+  function onListKeyDown(event: KeyboardEvent<HTMLUListElement>) {
+    const all = links(event.currentTarget);
+    const index = all.indexOf(document.activeElement as HTMLAnchorElement);
+    const move = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: all.length - 1 }[
+      event.key
+    ];
+    if (move === undefined) return;
+    event.preventDefault();
+    if (move < 0) document.getElementById(searchId)?.focus();
+    else all[Math.min(move, all.length - 1)]?.focus();
+  }
+
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={searchId}>Search accounts</label>
+        <input
+          id={searchId}
+          type="search"
+          data-initial-focus
+          autoComplete="off"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          onKeyDown={onSearchKeyDown}
+          aria-describedby={`${listId}-count`}
+        />
+      </div>
+      <p id={`${listId}-count`} className="hint" aria-live="polite">
+        {found.length === 1 ? '1 account' : `${found.length} accounts`}. Arrow keys move through
+        them; Enter opens one.
+      </p>
+      {/* Arrow keys move focus between the links: a composite widget built from native links. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
+      <ul id={listId} className="switcher-list" aria-label="Accounts" onKeyDown={onListKeyDown}>
+        {found.map((account) => (
+          <li key={String(account.id)}>
+            <Link
+              to={sectionPath(String(account.id), section)}
+              aria-current={String(account.id) === accountId ? 'true' : undefined}
+              onClick={onChosen}
+            >
+              <span className="switcher-name">{account.name}</span>
+              {account.description && (
+                <span className="switcher-description">{account.description}</span>
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

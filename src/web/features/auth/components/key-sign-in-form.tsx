@@ -1,0 +1,78 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../../api/errors.ts';
+import { describeError } from '../../../lib/api-error-message.ts';
+
+/**
+ * "Sign in with an API key" (spec §5.1). The key stays in memory; "keep for this tab" also puts it
+ * in sessionStorage until the tab closes (SECURITY.md 10). The API client loads on submit only, so
+ * the sign-in page stays light.
+ */
+export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const keyId = useId();
+  const keepId = useId();
+  const hintId = useId();
+  const errorId = useId();
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const value = data.get('key');
+    const key = typeof value === 'string' ? value.trim() : '';
+    if (key === '') {
+      setError('Enter an API key.');
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      const { signInWithKey } = await import('../api/sign-in-with-key.ts');
+      await signInWithKey(key, data.get('keep') === 'on');
+      onSignedIn();
+    } catch (caught) {
+      setError(
+        caught instanceof ApiError && caught.status === 401
+          ? 'The server refused this key: it is unknown, expired, or not allowed from this address.'
+          : describeError(caught),
+      );
+      setPending(false);
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <div className="field">
+        <label htmlFor={keyId}>API key</label>
+        <input
+          id={keyId}
+          name="key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          aria-invalid={error !== null}
+          aria-describedby={error ? errorId : undefined}
+        />
+      </div>
+      <div className="checkbox-field">
+        <input id={keepId} name="keep" type="checkbox" aria-describedby={hintId} />
+        <label htmlFor={keepId}>Keep the key for this tab</label>
+      </div>
+      <p id={hintId} className="hint">
+        Kept in this tab&apos;s session storage until the tab closes or you sign out. Unticked, the
+        key lives only in memory and a reload asks for it again.
+      </p>
+      {error && (
+        <p id={errorId} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="button" disabled={pending}>
+          {pending ? 'Signing in…' : 'Sign in with the key'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { useParams } from 'react-router';
+import type { AccountId } from './api-client.ts';
+
+/** The dashboard's sections; the route of each is `/a/:accountId/<section>` or `/<section>`. */
+export const SECTIONS = ['contacts', 'lists', 'messages', 'administrators'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/** The account in the URL (global principals), or null for an account key's own account. */
+export function useAccountId(): AccountId {
+  return useParams().accountId ?? null;
+}
+
+export function sectionPath(accountId: AccountId, section: Section): string {
+  return accountId === null ? `/${section}` : `/a/${encodeURIComponent(accountId)}/${section}`;
+}
+
+/** The section a pathname is in (`/a/7/lists/x` → `lists`), if any. */
+export function sectionOf(pathname: string): Section | null {
+  const segments = pathname.split('/').filter(Boolean);
+  const candidate = segments[0] === 'a' ? segments[2] : segments[0];
+  return SECTIONS.find((section) => section === candidate) ?? null;
+}
+
+let lastAccountId: string | null = null;
+
+/** The account a global principal last worked on in this tab (memory only), for links without one. */
+export function rememberAccount(accountId: string): void {
+  lastAccountId = accountId;
+}
+
+export function lastAccount(): string | null {
+  return lastAccountId;
+}

@@ -1,0 +1,34 @@
+import { ApiContractError, ApiError, RateLimitedError } from '../../api/errors.ts';
+import { formatResetTime } from './rate-limit.ts';
+
+/**
+ * The one place that turns an error from the API (or anything thrown while talking to it) into the
+ * sentence the dashboard shows. Components render it through <ErrorMessage>; rate limits also
+ * raise the banner (app/query-client.ts).
+ */
+export function describeError(error: unknown): string {
+  if (error instanceof RateLimitedError) {
+    return `Not loaded: the hourly API allowance is used up until ${formatResetTime(error.resetAt)}.`;
+  }
+  if (error instanceof ApiContractError) {
+    return `The server answered in a form this dashboard does not understand. ${error.message}`;
+  }
+  if (error instanceof ApiError) {
+    switch (error.status) {
+      case 0:
+        return error.message;
+      case 401:
+        return 'The server refused the credentials (authentication failed). Sign in again.';
+      case 403:
+        return `Not permitted: ${error.message}`;
+      case 404:
+        return `Not found: ${error.message}`;
+      default:
+        if (error.status >= 500)
+          return `The server failed to answer (${error.status}). Try again later.`;
+        return error.message;
+    }
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return 'Something went wrong.';
+}
