@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_LIMITS } from '../../../../api/constants.ts';
-import { apiFor } from '../../../lib/api-client.ts';
 
 /** One request fills the switcher: the largest page the spec allows (§8). */
 const ACCOUNTS_QUERY = { limit: PAGE_LIMITS.accounts.max };
@@ -15,6 +14,9 @@ export const accountQueries = {
     queryOptions({
       queryKey: [...accountQueries.all(), 'list', ACCOUNTS_QUERY] as const,
       queryFn: async ({ signal }) => {
+        // The shell renders before the typed client (zod and the whole contract, ~28 kB gzip) has
+        // loaded: only this query needs it, so it is fetched on first use (issue #5 budget).
+        const { apiFor } = await import('../../../lib/api-client.ts');
         const accounts = await apiFor(null).call('accounts.list', {
           query: ACCOUNTS_QUERY,
           signal,
