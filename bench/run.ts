@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { bundleSize } from './bundle-size.ts';
 import { serverThroughput } from './server-throughput.ts';
+import { crashSafety } from './crash-safety.ts';
 import type { SectionResult } from './section.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -18,6 +19,7 @@ const { values: flags } = parseArgs({
     'reuse-dist': { type: 'boolean', default: false },
     contacts: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
+    crash: { type: 'string' },
   },
 });
 
@@ -34,6 +36,7 @@ const sections: { id: string; run: () => Promise<SectionResult> }[] = [
       serverThroughput({ contacts: Number(flags.contacts), duration: Number(flags.duration), connections: 10 }),
   },
 ];
+if (flags.crash !== undefined) sections.push({ id: 'crash', run: () => crashSafety(Number(flags.crash)) });
 const selected = flags['check-bundle'] ? sections.filter(({ id }) => id === 'bundle') : sections;
 
 let allOk = true;

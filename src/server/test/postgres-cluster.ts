@@ -10,6 +10,10 @@ import path from 'node:path';
  */
 export interface PostgresCluster {
   url: string;
+  /** Stops like a power cut (`pg_ctl stop -m immediate`: no checkpoint), keeping the data. */
+  crash(): void;
+  /** Starts the cluster again on the same data and port (crash recovery runs then). */
+  restart(): void;
   stop(): void;
 }
 
@@ -48,12 +52,16 @@ export async function startPostgresCluster(options: { durable?: boolean } = {}):
   const port = await freePort();
   // Ordinary tests trade durability for speed; crash tests ask for a durable cluster.
   const speed = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
-  run('pg_ctl', [
-    '-D', dataDir, '-l', path.join(dir, 'log'), '-w', 'start',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${speed}`,
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D', dataDir, '-l', path.join(dir, 'log'), '-w', 'start',
+      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${speed}`,
+    ]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    crash: () => run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']),
+    restart: start,
     stop() {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
