@@ -8,6 +8,7 @@ import { build } from 'vite';
 import { bundleSize } from './bundle-size.ts';
 import { serverThroughput } from './server-throughput.ts';
 import { crashSafety } from './crash-safety.ts';
+import { contactsRender } from './contacts-render.ts';
 import type { SectionResult } from './section.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -30,6 +31,7 @@ if (!(flags['reuse-dist'] && existsSync(path.join(distDir, '.vite/manifest.json'
 // New sections (e.g. server throughput) are added here as modules of bench/.
 const sections: { id: string; run: () => Promise<SectionResult> }[] = [
   { id: 'bundle', run: () => bundleSize(distDir) },
+  { id: 'contacts-render', run: () => contactsRender(distDir) },
   {
     id: 'server',
     run: () =>

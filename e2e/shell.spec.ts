@@ -170,6 +170,7 @@ test('lists: a new list appears (invalidation by prefix) and a deleted one goes'
 
   await page.getByRole('button', { name: 'Delete weekly' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete the list weekly?' });
+  await dialog.getByLabel(/Type the list’s name/).fill('weekly');
   await dialog.getByRole('button', { name: 'Delete the list' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('cell', { name: 'weekly', exact: true })).toHaveCount(0);

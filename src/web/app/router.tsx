@@ -45,7 +45,27 @@ function sectionRoutes(): RouteObject[] {
       lazy: page(() => import('./routes/contacts.tsx')),
       ErrorBoundary: RouteError,
     },
+    {
+      path: 'contacts/new',
+      lazy: page(() => import('./routes/contact-new.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
+      path: 'contacts/import',
+      lazy: page(() => import('./routes/contact-import.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
+      path: 'contacts/:contactId',
+      lazy: page(() => import('./routes/contact.tsx')),
+      ErrorBoundary: RouteError,
+    },
     { path: 'lists', lazy: page(() => import('./routes/lists.tsx')), ErrorBoundary: RouteError },
+    {
+      path: 'lists/:listName',
+      lazy: page(() => import('./routes/list-settings.tsx')),
+      ErrorBoundary: RouteError,
+    },
     {
       path: 'messages',
       lazy: page(() => import('./routes/messages.tsx')),
@@ -80,6 +100,12 @@ export function createAppRouter() {
               path: 'accounts',
               middleware: [requireGlobalForAccounts],
               lazy: page(() => import('./routes/accounts.tsx')),
+              ErrorBoundary: RouteError,
+            },
+            {
+              path: 'accounts/administrators',
+              middleware: [requireGlobalForAccounts],
+              lazy: page(() => import('./routes/accounts-administrators.tsx')),
               ErrorBoundary: RouteError,
             },
             {

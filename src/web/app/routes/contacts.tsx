@@ -1,17 +1,15 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import type { ContactQuery } from '../../../api/schemas/contact.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { contactQueries } from '../../features/contacts/api/contact-queries.ts';
-import { ContactsTable } from '../../features/contacts/components/contacts-table.tsx';
+import { ContactsBrowser } from '../../features/contacts/components/contacts-browser.tsx';
+import { readContactSearch, toContactQuery } from '../../features/contacts/lib/search-params.ts';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 
-/** The first page; every contact returned counts against the hourly allowance (spec §8). */
-const FIRST_PAGE: ContactQuery = { page: 1, limit: 25 };
-
-/** Starts the request while the page's chunk renders (same query options as the table). */
-export function loader({ params }: LoaderFunctionArgs) {
-  void queryClient.prefetchQuery(contactQueries.list(params.accountId ?? null, FIRST_PAGE));
+/** Starts the request for the page in the URL while the chunk renders (same options as the table). */
+export function loader({ params, request }: LoaderFunctionArgs) {
+  const query = toContactQuery(readContactSearch(new URL(request.url).searchParams));
+  void queryClient.prefetchQuery(contactQueries.list(params.accountId ?? null, query));
   return null;
 }
 
@@ -20,7 +18,7 @@ export function Component() {
   return (
     <>
       <PageHeading title="Contacts" />
-      <ContactsTable key={accountId} accountId={accountId} query={FIRST_PAGE} />
+      <ContactsBrowser key={accountId} accountId={accountId} />
     </>
   );
 }

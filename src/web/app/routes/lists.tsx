@@ -1,16 +1,10 @@
-import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeading } from '../../components/page-heading.tsx';
-import { listQueries } from '../../features/lists/api/list-queries.ts';
 import { CreateListForm } from '../../features/lists/components/create-list-form.tsx';
 import { ListsTable } from '../../features/lists/components/lists-table.tsx';
 import { useAccountId } from '../../lib/account-scope.ts';
-import { queryClient } from '../query-client.ts';
 
-export function loader({ params }: LoaderFunctionArgs) {
-  void queryClient.prefetchQuery(listQueries.list(params.accountId ?? null));
-  return null;
-}
-
+// No loader prefetch here: with one, the page sent GET /lists/ twice (seen in e2e/accounts.spec.ts;
+// cause not yet found), and every object read counts against the hourly allowance (spec §8).
 export function Component() {
   const accountId = useAccountId();
   return (

@@ -1,46 +1,161 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Administrator } from '../../../../api/schemas/administrator.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { administratorQueries } from '../api/administrator-queries.ts';
+import { timeToExpiry, useKeyExpiry } from '../lib/key-expiry.ts';
+import { summarizePermissions } from '../model/permissions.ts';
+import {
+  CreateAdministratorDialog,
+  DeleteAdministratorDialog,
+  EditAdministratorDialog,
+  RetrieveKeyDialog,
+} from './administrator-dialogs.tsx';
+import { administratorName, isKey } from './administrator-name.ts';
 
-/** Spec §9 rule 3: version 2 keys have a description and no username. */
-function nameOf(administrator: Administrator): string {
-  return administrator.username ?? administrator.description ?? `Key ${String(administrator.id)}`;
-}
+type Action = 'edit' | 'key' | 'delete';
 
-/** A first view of the administrators: users and API keys with their permissions. */
-export function AdministratorsTable({ accountId }: { accountId: AccountId }) {
+/**
+ * The administrators of an account, or the group's global administrators when `accountId` is
+ * null for a global principal (spec §4.8 rule 2): people and API keys, told apart by `api`.
+ */
+export function AdministratorsTable({
+  accountId,
+  groupLevel = false,
+}: {
+  accountId: AccountId;
+  /** The group's global administrators (spec §4.8 rule 2). */
+  groupLevel?: boolean;
+}) {
   const administrators = useQuery(administratorQueries.list(accountId));
-  if (administrators.isPending) return <TableSkeleton label="Loading administrators…" />;
-  if (administrators.isError) {
-    return (
+  const [creating, setCreating] = useState(false);
+  const [acting, setActing] = useState<{ action: Action; administrator: Administrator } | null>(
+    null,
+  );
+  const on = (action: Action) => (acting?.action === action ? acting.administrator : null);
+  const done = () => setActing(null);
+
+  let content;
+  if (administrators.isPending) content = <TableSkeleton label="Loading administrators…" />;
+  else if (administrators.isError)
+    content = (
       <ErrorMessage error={administrators.error} onRetry={() => void administrators.refetch()} />
     );
-  }
-  if (administrators.data.length === 0) return <p>No administrators.</p>;
-  return (
-    <TableScroll label="Administrators">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Username or key</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Permissions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {administrators.data.map((administrator) => (
-            <tr key={String(administrator.id)}>
-              <td>{nameOf(administrator)}</td>
-              <td>{administrator.api > 0 ? `API key (v${administrator.api})` : 'User'}</td>
-              <td>{administrator.permissions.join(', ') || '—'}</td>
+  else if (administrators.data.length === 0) content = <p>No administrators.</p>;
+  else
+    content = (
+      <TableScroll label="Administrators">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Username or key</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Name</th>
+              <th scope="col">Permissions</th>
+              <th scope="col">Key expiry</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+          </thead>
+          <tbody>
+            {administrators.data.map((administrator) => (
+              <AdministratorRow
+                key={String(administrator.id)}
+                accountId={accountId}
+                administrator={administrator}
+                onAction={(action) => setActing({ action, administrator })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    );
+
+  return (
+    <>
+      <div className="actions page-actions">
+        <button type="button" className="button primary" onClick={() => setCreating(true)}>
+          New administrator
+        </button>
+      </div>
+      {content}
+      <CreateAdministratorDialog
+        accountId={accountId}
+        groupLevel={groupLevel}
+        open={creating}
+        onClose={() => setCreating(false)}
+      />
+      <EditAdministratorDialog
+        accountId={accountId}
+        groupLevel={groupLevel}
+        administrator={on('edit')}
+        onClose={done}
+      />
+      <RetrieveKeyDialog accountId={accountId} administrator={on('key')} onClose={done} />
+      <DeleteAdministratorDialog
+        accountId={accountId}
+        administrator={on('delete')}
+        onClose={done}
+      />
+    </>
+  );
+}
+
+function AdministratorRow({
+  accountId,
+  administrator,
+  onAction,
+}: {
+  accountId: AccountId;
+  administrator: Administrator;
+  onAction: (action: Action) => void;
+}) {
+  const expiry = useKeyExpiry(accountId, String(administrator.id));
+  const name = administratorName(administrator);
+  const fullName = [administrator.firstname, administrator.surname].filter(Boolean).join(' ');
+  let expiryText = 'Not retrieved in this tab';
+  if (expiry === null) expiryText = 'Never';
+  else if (expiry !== undefined) expiryText = timeToExpiry(expiry);
+  return (
+    <tr>
+      <th scope="row">{name}</th>
+      <td>{isKey(administrator) ? `API key (v${administrator.api})` : 'Person'}</td>
+      <td>{fullName || '—'}</td>
+      <td>
+        {summarizePermissions(administrator.permissions)}
+        {administrator.permissions.includes('limit_lists') && (
+          <span className="hint"> · lists: {administrator.limit_lists.join(', ')}</span>
+        )}
+        {administrator.permissions.includes('limit_metadata') && (
+          <span className="hint"> · fields: {administrator.limit_metadata.join(', ')}</span>
+        )}
+      </td>
+      <td>
+        {expiry ? (
+          <time dateTime={expiry} title={new Date(expiry).toLocaleString()}>
+            {expiryText}
+          </time>
+        ) : (
+          expiryText
+        )}
+      </td>
+      <td>
+        <div className="actions">
+          <button type="button" className="button small" onClick={() => onAction('edit')}>
+            Edit<span className="visually-hidden"> {name}</span>
+          </button>
+          <button type="button" className="button small" onClick={() => onAction('key')}>
+            Retrieve key<span className="visually-hidden"> for {name}</span>
+          </button>
+          <button type="button" className="button small danger" onClick={() => onAction('delete')}>
+            Delete<span className="visually-hidden"> {name}</span>
+          </button>
+        </div>
+      </td>
+    </tr>
   );
 }

@@ -2,10 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import type * as z from 'zod';
+import { ApiError } from '../../../../api/errors.ts';
 import { ListCreate } from '../../../../api/schemas/list.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useCreateList } from '../api/create-list.ts';
+import { serverFieldError } from '../model/list-form.ts';
 
 /** The contract's own rules for a list name (spec §2.4): the form and the server agree. */
 const NewList = ListCreate.pick({ name: true });
@@ -14,13 +16,27 @@ type NewList = z.input<typeof NewList>;
 /** Creates a list by name; its settings are edited later on the list's own page. */
 export function CreateListForm({ accountId }: { accountId: AccountId }) {
   const createList = useCreateList(accountId);
-  const form = useForm<NewList>({ resolver: zodResolver(NewList), defaultValues: { name: '' } });
+  const form = useForm<NewList>({
+    resolver: zodResolver(NewList),
+    defaultValues: { name: '' },
+    // The §2.4 name rule is checked while typing.
+    mode: 'onChange',
+  });
   const nameId = useId();
   const errorId = useId();
+  const hintId = useId();
   const nameError = form.formState.errors.name;
 
   const onSubmit = form.handleSubmit((values) =>
-    createList.mutate(values, { onSuccess: () => form.reset() }),
+    createList.mutate(values, {
+      onSuccess: () => form.reset(),
+      onError: (error) => {
+        // `name: …` from the server belongs on the name field (a name already taken, for one).
+        const onField = error instanceof ApiError ? serverFieldError(error.message) : null;
+        if (onField?.field === 'name')
+          form.setError('name', { type: 'server', message: onField.message });
+      },
+    }),
   );
 
   return (
@@ -32,19 +48,29 @@ export function CreateListForm({ accountId }: { accountId: AccountId }) {
           autoComplete="off"
           spellCheck={false}
           aria-invalid={nameError ? true : undefined}
-          aria-describedby={nameError ? errorId : undefined}
+          aria-describedby={nameError ? `${hintId} ${errorId}` : hintId}
           {...form.register('name')}
         />
+        <p id={hintId} className="hint">
+          Letters, digits, underscore, period and hyphen; at most 64 characters.
+        </p>
         {nameError && (
-          <p id={errorId} className="field-error">
-            The name {nameError.message}.
+          // The server's refusal comes after submitting: announce it (the rule is checked as typed).
+          <p
+            id={errorId}
+            className="field-error"
+            role={nameError.type === 'server' ? 'alert' : undefined}
+          >
+            {nameError.type === 'server'
+              ? `${nameError.message?.charAt(0).toUpperCase() ?? ''}${nameError.message?.slice(1) ?? ''}.`
+              : `The name ${nameError.message ?? ''}.`}
           </p>
         )}
       </div>
       <button type="submit" className="button" disabled={createList.isPending}>
         {createList.isPending ? 'Creating…' : 'Create list'}
       </button>
-      {createList.isError && <ErrorMessage error={createList.error} />}
+      {createList.isError && !nameError && <ErrorMessage error={createList.error} />}
     </form>
   );
 }

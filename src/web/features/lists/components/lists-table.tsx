@@ -1,5 +1,7 @@
+import '../lists.css';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
@@ -7,48 +9,95 @@ import type { AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../api/list-queries.ts';
 import { DeleteListDialog } from './delete-list-dialog.tsx';
 
-/** A first view of the account's lists: names, descriptions, member counts. */
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+function CreatedDate({ created }: { created: string }) {
+  const date = new Date(created);
+  if (Number.isNaN(date.getTime())) return <>{created}</>;
+  return (
+    <time dateTime={created} title={date.toLocaleString()}>
+      {dateFormat.format(date)}
+    </time>
+  );
+}
+
+/** The account's lists, filtered as one types (GET /lists/ returns them all: spec §4.4). */
 export function ListsTable({ accountId }: { accountId: AccountId }) {
   const lists = useQuery(listQueries.list(accountId));
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const searchId = useId();
   if (lists.isPending) return <TableSkeleton label="Loading lists…" />;
   if (lists.isError)
     return <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />;
   if (lists.data.length === 0) return <p>No lists yet.</p>;
+  const needle = search.trim().toLowerCase();
+  const shown = needle
+    ? lists.data.filter(
+        (list) =>
+          list.name.toLowerCase().includes(needle) ||
+          list.description.toLowerCase().includes(needle),
+      )
+    : lists.data;
   return (
     <>
-      <TableScroll label="Lists">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Members</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {lists.data.map((list) => (
-              <tr key={String(list.id)}>
-                <td>{list.name}</td>
-                <td>{list.description || '—'}</td>
-                <td>{list.contacts.length}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button small"
-                    onClick={() => setDeleting(list.name)}
-                  >
-                    Delete<span className="visually-hidden"> {list.name}</span>
-                  </button>
-                </td>
+      <search className="field list-search">
+        <label htmlFor={searchId}>Search lists</label>
+        <input
+          id={searchId}
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          aria-describedby={`${searchId}-count`}
+        />
+        <p id={`${searchId}-count`} className="hint" aria-live="polite">
+          {shown.length === lists.data.length
+            ? `${lists.data.length} ${lists.data.length === 1 ? 'list' : 'lists'}`
+            : `${shown.length} of ${lists.data.length} lists match`}
+        </p>
+      </search>
+      {shown.length === 0 ? (
+        <p>No list matches “{search}”.</p>
+      ) : (
+        <TableScroll label="Lists">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Description</th>
+                <th scope="col">Members</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+            </thead>
+            <tbody>
+              {shown.map((list) => (
+                <tr key={String(list.id)}>
+                  <td>
+                    <Link to={encodeURIComponent(list.name)}>{list.name}</Link>
+                  </td>
+                  <td>{list.description || '—'}</td>
+                  <td>{list.contacts.length}</td>
+                  <td>
+                    <CreatedDate created={list.created} />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => setDeleting(list.name)}
+                    >
+                      Delete<span className="visually-hidden"> {list.name}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       <DeleteListDialog accountId={accountId} name={deleting} onClose={() => setDeleting(null)} />
     </>
   );

@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
+import { ErrorMessage } from '../../components/error-message.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
+import { TableSkeleton } from '../../components/skeleton.tsx';
+import { listQueries } from '../../features/lists/api/list-queries.ts';
+import { ListSettingsForm } from '../../features/lists/components/settings/list-settings-form.tsx';
+import { useAccountId } from '../../lib/account-scope.ts';
+import { queryClient } from '../query-client.ts';
+
+export function loader({ params }: LoaderFunctionArgs) {
+  const accountId = params.accountId ?? null;
+  void queryClient.prefetchQuery(listQueries.detail(accountId, params.listName ?? ''));
+  void queryClient.prefetchQuery(listQueries.list(accountId));
+  return null;
+}
+
+export function Component() {
+  const accountId = useAccountId();
+  const name = useParams().listName ?? '';
+  const list = useQuery(listQueries.detail(accountId, name));
+  const lists = useQuery(listQueries.list(accountId));
+  return (
+    <>
+      <PageHeading title={`List ${name}`} />
+      <p>
+        <Link to=".." relative="path">
+          All lists
+        </Link>
+      </p>
+      {list.isPending || lists.isPending ? (
+        <TableSkeleton label="Loading the list…" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} onRetry={() => void list.refetch()} />
+      ) : lists.isError ? (
+        <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />
+      ) : (
+        <ListSettingsForm
+          key={`${accountId ?? ''}/${list.data.name}`}
+          accountId={accountId}
+          list={list.data}
+          lists={lists.data}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { AdministratorCreate, AdministratorUpdate } from '../../../../api/schemas/administrator.ts';
+import {
+  administratorFormSchema,
+  formValuesOf,
+  toCreateInput,
+  toUpdateInput,
+} from './administrator-form.ts';
+import {
+  PERMISSION_GROUPS,
+  PERMISSION_PRESETS,
+  presetOf,
+  summarizePermissions,
+} from './permissions.ts';
+import { PERMISSIONS } from '../../../../api/constants.ts';
+
+const blank = formValuesOf(null);
+
+describe('the administrator form', () => {
+  it('needs an email address for a person, not for a key', () => {
+    expect(administratorFormSchema('new').safeParse(blank).success).toBe(false);
+    expect(administratorFormSchema('key').safeParse(blank).success).toBe(true);
+    const person = { ...blank, username: 'ann@example.com' };
+    expect(administratorFormSchema('new').safeParse(person).success).toBe(true);
+  });
+
+  it('checks the cidr and asks for the limits its permissions turn on', () => {
+    const schema = administratorFormSchema('key');
+    const paths = (values: typeof blank) =>
+      schema.safeParse(values).error?.issues.map((issue) => issue.path.join('.')) ?? [];
+    expect(paths({ ...blank, cidr: '10.0.0.0/33' })).toEqual(['cidr']);
+    expect(paths({ ...blank, cidr: ' 10.0.0.0/8 ' })).toEqual([]);
+    expect(paths({ ...blank, permissions: ['limit_lists', 'limit_metadata'] })).toEqual([
+      'limit_lists',
+      'limit_metadata',
+    ]);
+    expect(
+      paths({
+        ...blank,
+        permissions: ['limit_lists', 'limit_metadata'],
+        limit_lists: ['news'],
+        limit_metadata: '\n region \n',
+      }),
+    ).toEqual([]);
+  });
+
+  it('builds inputs the contract accepts, clearing limits whose permission is off', () => {
+    const values = {
+      ...blank,
+      username: 'ann@example.com',
+      permissions: ['list' as const],
+      limit_lists: ['news'],
+      limit_metadata: 'region',
+    };
+    const create = toCreateInput(values);
+    expect(AdministratorCreate.parse(create)).toEqual(create);
+    expect(create).toMatchObject({ limit_lists: [], limit_metadata: [], welcome_email: true });
+    expect(create).not.toHaveProperty('cidr');
+
+    const key = toUpdateInput('key', { ...values, description: 'CI', cidr: '' });
+    expect(AdministratorUpdate.parse(key)).toEqual(key);
+    expect(key).toMatchObject({ description: 'CI', cidr: null });
+    expect(key).not.toHaveProperty('username');
+    expect(toUpdateInput('person', values)).not.toHaveProperty('description');
+  });
+});
+
+describe('typed list limits (group level)', () => {
+  it('drops blank lines and refuses names a list cannot have', () => {
+    const schema = administratorFormSchema('key');
+    const values = {
+      ...blank,
+      permissions: ['limit_lists' as const],
+      limit_lists: ['news', '', ' weekly '],
+    };
+    expect(schema.safeParse(values).success).toBe(true);
+    expect(toUpdateInput('key', values).limit_lists).toEqual(['news', 'weekly']);
+    const bad = schema.safeParse({ ...values, limit_lists: ['bad name'] });
+    expect(bad.error?.issues.map((issue) => issue.message)).toEqual([
+      'holds bad name, which is not a valid list name',
+    ]);
+  });
+});
+
+describe('permissions', () => {
+  it('groups every permission of spec §2.6 exactly once', () => {
+    const grouped = PERMISSION_GROUPS.flatMap((group) => group.items.map((item) => item.value));
+    expect(grouped.toSorted()).toEqual([...PERMISSIONS].toSorted());
+  });
+
+  it('names a preset whatever the order, and summarizes', () => {
+    const moderator = PERMISSION_PRESETS.find((preset) => preset.name === 'Moderator');
+    expect(presetOf([...(moderator?.permissions ?? [])].reverse())).toBe('Moderator');
+    expect(presetOf(['list'])).toBeNull();
+    expect(summarizePermissions([])).toBe('No permissions');
+    expect(summarizePermissions(['superadmin'])).toBe('superadmin');
+  });
+});

@@ -1,0 +1,224 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { Contact, ContactQuery } from '../../../../api/schemas/contact.ts';
+import { ErrorMessage } from '../../../components/error-message.tsx';
+import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import { describeError } from '../../../lib/api-error-message.ts';
+import { listQueries } from '../../lists/api/list-queries.ts';
+import { contactQueries } from '../api/contact-queries.ts';
+import {
+  BULK_ACTION_LABELS,
+  applyBulk,
+  describePlan,
+  failedContactsCsv,
+  planBulk,
+  type BulkAction,
+  type BulkPlan,
+} from '../lib/bulk-actions.ts';
+import { downloadText } from '../lib/csv.ts';
+import { fetchAllContacts } from '../lib/export-contacts.ts';
+import { runJob, type Job } from '../lib/job-runner.ts';
+import { JobProgress } from './job-progress.tsx';
+import { useJobState } from './use-job.ts';
+
+type Step =
+  | { step: 'choose' }
+  | { step: 'planning'; read: number; total: number | null }
+  | { step: 'review'; action: BulkAction; plan: BulkPlan }
+  | { step: 'running'; action: BulkAction; job: Job<Contact> };
+
+/**
+ * Bulk work on the selected contacts or on every contact matching the search (all pages): a dry
+ * run says what will change, then a visible job does it (lib/job-runner.ts).
+ */
+export function BulkPanel({
+  accountId,
+  query,
+  matching,
+  selected,
+  onFinished,
+}: {
+  accountId: AccountId;
+  query: ContactQuery;
+  matching: number;
+  selected: Contact[];
+  onFinished: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [scope, setScope] = useState<'selected' | 'matching'>('matching');
+  const [kind, setKind] = useState<BulkAction['kind']>('add-to-list');
+  const [list, setList] = useState('');
+  const [step, setStep] = useState<Step>({ step: 'choose' });
+  const [error, setError] = useState<unknown>(null);
+  const [open, setOpen] = useState(false);
+  // The account's lists are read only once the panel is opened (each read costs allowance).
+  const lists = useQuery({ ...listQueries.list(accountId), enabled: open });
+  const state = useJobState(step.step === 'running' ? step.job : null);
+  const id = useId();
+  const needsList = kind === 'add-to-list' || kind === 'remove-from-list';
+  const effectiveScope = selected.length === 0 ? 'matching' : scope;
+
+  async function dryRun() {
+    setError(null);
+    const action: BulkAction =
+      kind === 'add-to-list' || kind === 'remove-from-list' ? { kind, list } : { kind };
+    try {
+      let contacts = selected;
+      if (effectiveScope === 'matching') {
+        setStep({ step: 'planning', read: 0, total: null });
+        contacts = await fetchAllContacts(
+          (pageQuery, signal) =>
+            apiFor(accountId).call('contacts.list', { query: pageQuery, signal }),
+          query,
+          (read, total) => setStep({ step: 'planning', read, total }),
+        );
+      }
+      setStep({ step: 'review', action, plan: planBulk(action, contacts) });
+    } catch (cause) {
+      setError(cause);
+      setStep({ step: 'choose' });
+    }
+  }
+
+  function start(action: BulkAction, plan: BulkPlan) {
+    const api = apiFor(accountId);
+    const job = runJob(plan.contacts, (contact) => applyBulk(api, action, contact), {
+      describe: describeError,
+    });
+    setStep({ step: 'running', action, job });
+    void job.finished.then(() =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactQueries.all(accountId) }),
+        queryClient.invalidateQueries({ queryKey: listQueries.all(accountId) }),
+      ]),
+    );
+  }
+
+  if (step.step === 'running' && state) {
+    return (
+      <JobProgress
+        title={`${BULK_ACTION_LABELS[step.action.kind]}${'list' in step.action ? `: ${step.action.list}` : ''}`}
+        job={step.job}
+        state={state}
+        onDownloadFailures={() =>
+          downloadText('contacts-failed.csv', failedContactsCsv(state.failures))
+        }
+        onClose={() => {
+          setStep({ step: 'choose' });
+          onFinished();
+        }}
+      />
+    );
+  }
+
+  if (step.step === 'review') {
+    return (
+      <section className="job" aria-label="Dry run">
+        <h2>Dry run</h2>
+        <p role="status">{describePlan(step.action, step.plan)}</p>
+        <div className="actions">
+          <button
+            type="button"
+            className={step.action.kind === 'delete' ? 'button danger' : 'button primary'}
+            disabled={step.plan.contacts.length === 0}
+            onClick={() => start(step.action, step.plan)}
+          >
+            Start
+          </button>
+          <button type="button" className="button" onClick={() => setStep({ step: 'choose' })}>
+            Back
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <details
+      className="bulk-panel"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary>Bulk actions</summary>
+      <form
+        className="inline-form"
+        aria-label="Bulk action"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void dryRun();
+        }}
+      >
+        <fieldset className="radio-group">
+          <legend>Contacts</legend>
+          <div className="checkbox-field">
+            <input
+              type="radio"
+              id={`${id}-selected`}
+              name={`${id}-scope`}
+              checked={effectiveScope === 'selected'}
+              disabled={selected.length === 0}
+              onChange={() => setScope('selected')}
+            />
+            <label htmlFor={`${id}-selected`}>The {selected.length} selected</label>
+          </div>
+          <div className="checkbox-field">
+            <input
+              type="radio"
+              id={`${id}-matching`}
+              name={`${id}-scope`}
+              checked={effectiveScope === 'matching'}
+              onChange={() => setScope('matching')}
+            />
+            <label htmlFor={`${id}-matching`}>All {matching} matching the search</label>
+          </div>
+        </fieldset>
+        <div className="field">
+          <label htmlFor={`${id}-action`}>Action</label>
+          <select
+            id={`${id}-action`}
+            value={kind}
+            onChange={(event) => setKind(event.target.value as BulkAction['kind'])}
+          >
+            {Object.entries(BULK_ACTION_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {needsList && (
+          <div className="field">
+            <label htmlFor={`${id}-list`}>List</label>
+            <select
+              id={`${id}-list`}
+              value={list}
+              onChange={(event) => setList(event.target.value)}
+            >
+              <option value="">Choose a list</option>
+              {lists.data?.map((l) => (
+                <option key={l.name} value={l.name}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <button
+          type="submit"
+          className="button"
+          disabled={step.step === 'planning' || (needsList && !list)}
+        >
+          Dry run
+        </button>
+        {step.step === 'planning' && (
+          <p role="status" className="summary">
+            Reading the contacts
+            {step.total === null ? '…' : `: ${step.read} of ${step.total}`}
+          </p>
+        )}
+      </form>
+      {lists.isError && <ErrorMessage error={lists.error} />}
+      {error !== null && <ErrorMessage error={error} />}
+    </details>
+  );
+}

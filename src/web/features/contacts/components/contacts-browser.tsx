@@ -1,0 +1,219 @@
+import '../contacts.css';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import type { Contact } from '../../../../api/schemas/contact.ts';
+import { Link, useSearchParams } from 'react-router';
+import { ErrorMessage } from '../../../components/error-message.tsx';
+import { TableSkeleton } from '../../../components/skeleton.tsx';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { contactQueries } from '../api/contact-queries.ts';
+import {
+  PAGE_SIZES,
+  type PageSize,
+  readContactSearch,
+  toContactQuery,
+  writeContactSearch,
+  type ContactSearch,
+} from '../lib/search-params.ts';
+import { BulkPanel } from './bulk-panel.tsx';
+import { ContactsTable, selectionKey } from './contacts-table.tsx';
+import { ExportContactsButton } from './export-contacts-button.tsx';
+
+const TYPING_DELAY_MS = 300;
+
+/**
+ * A control backed by the URL: it shows the user's change at once, and applies it to the URL
+ * `delay` ms later (typing pauses before a search is sent: each search costs API allowance).
+ */
+function useUrlValue<T>(value: T, apply: (next: T) => void, delay: number) {
+  const [local, setLocal] = useState(value);
+  const [seen, setSeen] = useState(value);
+  // The URL changed under us (back button, a link): show its value.
+  if (value !== seen) {
+    setSeen(value);
+    setLocal(value);
+  }
+  useEffect(() => {
+    if (local === value) return;
+    const timer = setTimeout(() => apply(local), delay);
+    return () => clearTimeout(timer);
+  }, [local, value, apply, delay]);
+  return [local, setLocal] as const;
+}
+
+/**
+ * The address book: search as you type, filters, page size and pages, all kept in the URL so a
+ * view can be shared and the back button works; the server does the paging (spec §4.1).
+ */
+export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
+  const [params, setParams] = useSearchParams();
+  const state = readContactSearch(params);
+  const query = toContactQuery(state);
+  const contacts = useQuery({
+    ...contactQueries.list(accountId, query),
+    placeholderData: keepPreviousData,
+  });
+
+  const update = (change: Partial<ContactSearch>, replace = false) =>
+    setParams(writeContactSearch({ ...state, page: 1, ...change }), { replace });
+  const [search, setSearch] = useUrlValue(
+    state.search,
+    (text) => update({ search: text }, true),
+    TYPING_DELAY_MS,
+  );
+  const [email, setEmail] = useUrlValue(
+    state.email,
+    (text) => update({ email: text }, true),
+    TYPING_DELAY_MS,
+  );
+  const [orphans, setOrphans] = useUrlValue(state.orphans, (on) => update({ orphans: on }), 0);
+  const [limit, setLimit] = useUrlValue<PageSize>(
+    state.limit,
+    (size) => update({ limit: size }),
+    0,
+  );
+
+  // The selection (for bulk work) may span pages: contacts by their API identifier.
+  const [selected, setSelected] = useState<ReadonlyMap<string, Contact>>(new Map());
+  const toggle = (contacts: Contact[], on: boolean) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const contact of contacts) {
+        if (on) next.set(selectionKey(contact), contact);
+        else next.delete(selectionKey(contact));
+      }
+      return next;
+    });
+
+  const ids = { search: useId(), email: useId(), orphans: useId(), size: useId() };
+  const pages = contacts.data ? Math.max(1, Math.ceil(contacts.data.count / state.limit)) : 1;
+
+  return (
+    <>
+      <div className="contacts-toolbar">
+        <form
+          className="inline-form"
+          role="search"
+          aria-label="Find contacts"
+          onSubmit={(event) => event.preventDefault()}
+        >
+          <div className="field">
+            <label htmlFor={ids.search}>Search contacts</label>
+            <input
+              id={ids.search}
+              type="search"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.email}>With the address</label>
+            <input
+              id={ids.email}
+              type="search"
+              inputMode="email"
+              autoComplete="off"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </div>
+          <div className="checkbox-field">
+            <input
+              id={ids.orphans}
+              type="checkbox"
+              checked={orphans}
+              onChange={(event) => setOrphans(event.target.checked)}
+            />
+            <label htmlFor={ids.orphans}>Only contacts on no list</label>
+          </div>
+          <div className="field">
+            <label htmlFor={ids.size}>Per page</label>
+            <select
+              id={ids.size}
+              value={limit}
+              onChange={(event) =>
+                setLimit(PAGE_SIZES.find((size) => size === Number(event.target.value)) ?? limit)
+              }
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+        <div className="actions">
+          <Link className="button primary" to="new">
+            New contact
+          </Link>
+          <Link className="button" to="import">
+            Import CSV
+          </Link>
+          <ExportContactsButton accountId={accountId} query={query} />
+        </div>
+      </div>
+
+      {contacts.isPending ? (
+        <TableSkeleton label="Loading contacts…" />
+      ) : contacts.isError ? (
+        <ErrorMessage error={contacts.error} onRetry={() => void contacts.refetch()} />
+      ) : contacts.data.data.length === 0 ? (
+        <p className="summary" role="status">
+          {query.search || query.email || query.orphans
+            ? 'No contact matches this search.'
+            : 'No contacts yet.'}
+        </p>
+      ) : (
+        <>
+          <p className="summary" role="status" aria-busy={contacts.isFetching}>
+            {contacts.data.count === 1 ? '1 contact' : `${contacts.data.count} contacts`}
+            {pages > 1 && `; page ${state.page} of ${pages}`}
+            {contacts.isPlaceholderData && ' (updating…)'}
+          </p>
+          <BulkPanel
+            accountId={accountId}
+            query={query}
+            matching={contacts.data.count}
+            selected={[...selected.values()]}
+            onFinished={() => setSelected(new Map())}
+          />
+          <ContactsTable
+            contacts={contacts.data.data}
+            offset={(state.page - 1) * state.limit}
+            count={contacts.data.count}
+            selected={new Set(selected.keys())}
+            onToggle={(key, on) => {
+              const contact = contacts.data.data.find((c) => selectionKey(c) === key);
+              if (contact) toggle([contact], on);
+            }}
+            onToggleAll={(on) => toggle(contacts.data.data, on)}
+          />
+          {pages > 1 && (
+            <nav className="pagination" aria-label="Pages">
+              <button
+                type="button"
+                className="button"
+                disabled={state.page <= 1}
+                onClick={() => update({ page: state.page - 1 })}
+              >
+                Previous page
+              </button>
+              <span>
+                Page {state.page} of {pages}
+              </span>
+              <button
+                type="button"
+                className="button"
+                disabled={state.page >= pages}
+                onClick={() => update({ page: state.page + 1 })}
+              >
+                Next page
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,342 @@
+import '../contacts.css';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import { describeError } from '../../../lib/api-error-message.ts';
+import { listQueries } from '../../lists/api/list-queries.ts';
+import { contactQueries } from '../api/contact-queries.ts';
+import { downloadText, parseCsv } from '../lib/csv.ts';
+import {
+  TARGET_LABELS,
+  guessMapping,
+  mapRows,
+  rejectedRowsCsv,
+  type ColumnTarget,
+  type ValidRow,
+} from '../lib/import-contacts.ts';
+import { importRow, type ExistingAddresses, type ImportCounts } from '../lib/import-row.ts';
+import { runJob, type Job } from '../lib/job-runner.ts';
+import { JobProgress } from './job-progress.tsx';
+import { useJobState } from './use-job.ts';
+
+interface Table {
+  header: string[];
+  rows: string[][];
+}
+
+type Step =
+  | { step: 'source' }
+  | { step: 'map'; table: Table; mapping: ColumnTarget[] }
+  | {
+      step: 'running';
+      table: Table;
+      rejected: { line: number; cells: string[]; message: string }[];
+      job: Job<ValidRow>;
+      counts: ImportCounts;
+    };
+
+/** CSV import: paste or a file, map the columns, preview with errors, then a visible job. */
+export function ImportContacts({ accountId }: { accountId: AccountId }) {
+  const [step, setStep] = useState<Step>({ step: 'source' });
+  const [existing, setExisting] = useState<ExistingAddresses>('skip');
+  const queryClient = useQueryClient();
+
+  function start(table: Table, mapping: ColumnTarget[]) {
+    const { valid, invalid } = mapRows(table.header, table.rows, mapping);
+    const api = apiFor(accountId);
+    const counts: ImportCounts = { created: 0, skipped: 0, merged: 0 };
+    const job = runJob(valid, (row) => importRow(api, row.body, existing, counts), {
+      describe: describeError,
+    });
+    setStep({ step: 'running', table, rejected: invalid, job, counts });
+    void job.finished.then(() =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: contactQueries.all(accountId) }),
+        queryClient.invalidateQueries({ queryKey: listQueries.all(accountId) }),
+      ]),
+    );
+  }
+
+  if (step.step === 'source')
+    return (
+      <SourceForm
+        onRead={(table) => setStep({ step: 'map', table, mapping: guessMapping(table.header) })}
+      />
+    );
+  if (step.step === 'map')
+    return (
+      <MappingForm
+        table={step.table}
+        mapping={step.mapping}
+        existing={existing}
+        onExisting={setExisting}
+        onMapping={(mapping) => setStep({ ...step, mapping })}
+        onBack={() => setStep({ step: 'source' })}
+        onStart={() => start(step.table, step.mapping)}
+      />
+    );
+  return <ImportJob step={step} onDone={() => setStep({ step: 'source' })} />;
+}
+
+function ImportJob({
+  step,
+  onDone,
+}: {
+  step: Extract<Step, { step: 'running' }>;
+  onDone: () => void;
+}) {
+  const state = useJobState(step.job);
+  if (!state) return null;
+  const over = state.status === 'done' || state.status === 'cancelled';
+  const rejected = [
+    ...step.rejected,
+    ...state.failures.map((f) => ({ line: f.item.line, cells: f.item.cells, message: f.message })),
+  ];
+  return (
+    <>
+      <JobProgress
+        title="Import"
+        job={step.job}
+        state={state}
+        onDownloadFailures={() =>
+          downloadText('import-rejected.csv', rejectedRowsCsv(step.table.header, rejected))
+        }
+        onClose={onDone}
+      />
+      <p role="status" className="summary">
+        {step.counts.created} created, {step.counts.skipped} skipped (address already in the
+        account), {step.counts.merged} merged.
+        {step.rejected.length > 0 && ` ${step.rejected.length} rows were invalid and not sent.`}
+      </p>
+      {over && step.rejected.length > 0 && (
+        <>
+          {state.failures.length === 0 && (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                downloadText('import-rejected.csv', rejectedRowsCsv(step.table.header, rejected))
+              }
+            >
+              Download the {rejected.length} rejected rows (CSV)
+            </button>
+          )}
+          <RowErrors rows={step.rejected} />
+        </>
+      )}
+    </>
+  );
+}
+
+function SourceForm({ onRead }: { onRead: (table: Table) => void }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const read = (source: string) => {
+    const [header, ...rows] = parseCsv(source);
+    if (!header || rows.length === 0) {
+      setError('The CSV needs a header row and at least one row of data.');
+      return;
+    }
+    setError(null);
+    onRead({ header, rows });
+  };
+  return (
+    <form
+      className="stack contact-form"
+      aria-label="CSV to import"
+      onSubmit={(event) => {
+        event.preventDefault();
+        read(text);
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-file`}>A CSV file</label>
+        <input
+          id={`${id}-file`}
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) void file.text().then(read);
+          }}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-text`}>Or paste CSV</label>
+        <textarea
+          id={`${id}-text`}
+          rows={8}
+          value={text}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <p id={`${id}-hint`} className="hint">
+          The first row names the columns. Several addresses or lists in one cell are separated by
+          “;”.
+        </p>
+      </div>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={text.trim() === ''}>
+          Read the pasted CSV
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function MappingForm({
+  table,
+  mapping,
+  existing,
+  onExisting,
+  onMapping,
+  onBack,
+  onStart,
+}: {
+  table: Table;
+  mapping: ColumnTarget[];
+  existing: ExistingAddresses;
+  onExisting: (value: ExistingAddresses) => void;
+  onMapping: (mapping: ColumnTarget[]) => void;
+  onBack: () => void;
+  onStart: () => void;
+}) {
+  const id = useId();
+  const { valid, invalid } = mapRows(table.header, table.rows, mapping);
+  return (
+    <div className="stack contact-page">
+      <section className="stack" aria-labelledby={`${id}-map`}>
+        <h2 id={`${id}-map`}>Columns</h2>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Column</th>
+                <th scope="col">First value</th>
+                <th scope="col">Import as</th>
+              </tr>
+            </thead>
+            <tbody>
+              {table.header.map((name, column) => (
+                <tr key={column}>
+                  <th scope="row">{name}</th>
+                  <td>{table.rows[0]?.[column] ?? ''}</td>
+                  <td>
+                    <select
+                      aria-label={`Import the column ${name} as`}
+                      value={mapping[column]}
+                      onChange={(event) =>
+                        onMapping(
+                          mapping.map((target, i) =>
+                            i === column ? (event.target.value as ColumnTarget) : target,
+                          ),
+                        )
+                      }
+                    >
+                      {Object.entries(TARGET_LABELS).map(([value, label]) => (
+                        <option key={value} value={value}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <fieldset className="radio-group">
+          <legend>Addresses already in the account</legend>
+          {(
+            [
+              ['skip', 'Skip the row'],
+              ['merge', 'Merge the row into that contact'],
+            ] as const
+          ).map(([value, label]) => (
+            <div className="checkbox-field" key={value}>
+              <input
+                type="radio"
+                id={`${id}-${value}`}
+                name={`${id}-existing`}
+                checked={existing === value}
+                onChange={() => onExisting(value)}
+              />
+              <label htmlFor={`${id}-${value}`}>{label}</label>
+            </div>
+          ))}
+        </fieldset>
+      </section>
+      <section className="stack" aria-labelledby={`${id}-preview`}>
+        <h2 id={`${id}-preview`}>Preview</h2>
+        <p role="status">
+          {valid.length} rows ready to import; {invalid.length} with errors (not imported).
+        </p>
+        {invalid.length > 0 && <RowErrors rows={invalid} />}
+        {valid.length > 0 && (
+          <div className="table-scroll">
+            <table>
+              <caption className="visually-hidden">The first rows to import</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Line</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email addresses</th>
+                  <th scope="col">Lists</th>
+                </tr>
+              </thead>
+              <tbody>
+                {valid.slice(0, 10).map((row) => (
+                  <tr key={row.line}>
+                    <td>{row.line}</td>
+                    <td>{[row.body.firstname, row.body.surname].filter(Boolean).join(' ')}</td>
+                    <td>{row.body.emails.join(', ')}</td>
+                    <td>{row.body.lists?.join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div className="actions">
+          <button
+            type="button"
+            className="button primary"
+            disabled={valid.length === 0}
+            onClick={onStart}
+          >
+            Import {valid.length} contacts
+          </button>
+          <button type="button" className="button" onClick={onBack}>
+            Back
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function RowErrors({ rows }: { rows: readonly { line: number; message: string }[] }) {
+  return (
+    <ErrorList>
+      {rows.slice(0, 100).map((row) => (
+        <li key={row.line}>
+          Line {row.line}: {row.message}
+        </li>
+      ))}
+    </ErrorList>
+  );
+}
+
+function ErrorList({ children }: { children: ReactNode }) {
+  return (
+    <div className="error-message">
+      <ul aria-label="Rows with errors">{children}</ul>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { ContactCreate } from '../../../../api/schemas/contact.ts';
+import { toCsv } from './csv.ts';
+
+/** Where a CSV column goes: a contact field, a custom field (by the column's name), or nowhere. */
+export type ColumnTarget =
+  'ignore' | 'firstname' | 'surname' | 'emails' | 'notes' | 'lists' | 'ccid' | 'custom';
+
+export const TARGET_LABELS: Record<ColumnTarget, string> = {
+  ignore: 'Do not import',
+  firstname: 'First name',
+  surname: 'Surname',
+  emails: 'Email addresses',
+  notes: 'Notes',
+  lists: 'Lists',
+  ccid: 'Custom ID (ccid)',
+  custom: 'Custom field (named as the column)',
+};
+
+const GUESSES: [RegExp, ColumnTarget][] = [
+  [/^(first ?name|firstname|given ?name|first)$/i, 'firstname'],
+  [/^(surname|last ?name|lastname|family ?name)$/i, 'surname'],
+  [/^(e-?mails?|e-?mail ?address(es)?|addresse?s?)$/i, 'emails'],
+  [/^notes?$/i, 'notes'],
+  [/^lists?$/i, 'lists'],
+  [/^ccid$/i, 'ccid'],
+];
+
+/** A first mapping from the header row; the user can change every column. */
+export function guessMapping(header: readonly string[]): ColumnTarget[] {
+  return header.map(
+    (name) => GUESSES.find(([pattern]) => pattern.test(name.trim()))?.[1] ?? 'ignore',
+  );
+}
+
+export interface ImportRow {
+  /** Line in the file (the header is line 1). */
+  line: number;
+  cells: string[];
+}
+export interface ValidRow extends ImportRow {
+  body: ContactCreate;
+}
+export interface InvalidRow extends ImportRow {
+  message: string;
+}
+
+/** Several addresses or lists in one cell are separated by `;` (as the export writes them). */
+function splitValues(cell: string): string[] {
+  return cell
+    .split(';')
+    .map((value) => value.trim())
+    .filter(Boolean);
+}
+
+/** Applies the mapping to every data row and validates it with the contract's create schema. */
+export function mapRows(
+  header: readonly string[],
+  rows: readonly string[][],
+  mapping: readonly ColumnTarget[],
+): { valid: ValidRow[]; invalid: InvalidRow[] } {
+  const valid: ValidRow[] = [];
+  const invalid: InvalidRow[] = [];
+  rows.forEach((cells, index) => {
+    const line = index + 2;
+    const body: Record<string, unknown> = { emails: [] };
+    mapping.forEach((target, column) => {
+      const cell = (cells[column] ?? '').trim();
+      switch (target) {
+        case 'ignore':
+          return;
+        case 'emails':
+        case 'lists':
+          body[target] = [...((body[target] as string[] | undefined) ?? []), ...splitValues(cell)];
+          return;
+        case 'custom':
+          if (cell) body[(header[column] ?? '').trim()] = cell;
+          return;
+        default:
+          if (cell) body[target] = cell;
+      }
+    });
+    if (Array.isArray(body.lists) && body.lists.length === 0) delete body.lists;
+    const parsed = ContactCreate.safeParse(body);
+    if (parsed.success) {
+      valid.push({ line, cells, body: parsed.data });
+    } else {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.filter((p) => typeof p === 'string').join('.') || 'row';
+      const value = issue && issue.path.length > 1 ? ` (${String(getPath(body, issue.path))})` : '';
+      invalid.push({
+        line,
+        cells,
+        message: `${field}${value}: ${issue?.message ?? 'is not valid'}`,
+      });
+    }
+  });
+  return { valid, invalid };
+}
+
+function getPath(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) current = (current as Record<PropertyKey, unknown> | undefined)?.[key];
+  return current;
+}
+
+/** "x@y already belongs to contact 7": the server's answer for an address in use. */
+export function existingOwner(error: unknown): string | null {
+  const match = /already belongs to contact (\S+)$/.exec(
+    error instanceof Error ? error.message : '',
+  );
+  return match?.[1] ?? null;
+}
+
+/** The rows that were not imported, as they came, with the reason in a last column. */
+export function rejectedRowsCsv(
+  header: readonly string[],
+  rows: readonly { line: number; cells: string[]; message: string }[],
+): string {
+  return toCsv([
+    ['line', ...header, 'error'],
+    ...[...rows]
+      .sort((a, b) => a.line - b.line)
+      .map((r) => [String(r.line), ...r.cells, r.message]),
+  ]);
+}

@@ -1,0 +1,294 @@
+import '../../lists.css';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { useBlocker, useNavigate } from 'react-router';
+import { ApiError } from '../../../../../api/errors.ts';
+import type { List } from '../../../../../api/schemas/list.ts';
+import { Dialog } from '../../../../components/dialog.tsx';
+import { ErrorMessage } from '../../../../components/error-message.tsx';
+import type { AccountId } from '../../../../lib/api-client.ts';
+import { useUpdateList } from '../../api/update-list.ts';
+import {
+  FORM_KEYS,
+  ListSettingsValues,
+  changedFields,
+  describeChanges,
+  serverFieldError,
+  toFormValues,
+} from '../../model/list-form.ts';
+import { SECTIONS, type SectionId } from '../../model/sections.ts';
+import { CopySettingsDialog } from './copy-settings-dialog.tsx';
+import { PostingSection } from './moderation-editor.tsx';
+import {
+  ArchivesSection,
+  ContentSection,
+  GeneralSection,
+  HeldSection,
+  MembersSection,
+  SubscriptionsSection,
+} from './sections.tsx';
+import { TabooSection } from './taboo-section.tsx';
+
+/**
+ * Every setting of one list (spec §2.4), in sections. Only the changed fields are sent (spec §1
+ * rule 6), after a summary of the changes; leaving with unsaved changes asks first.
+ */
+export function ListSettingsForm({
+  accountId,
+  list,
+  lists,
+}: {
+  accountId: AccountId;
+  list: List;
+  lists: List[];
+}) {
+  const initial = useMemo(() => toFormValues(list), [list]);
+  const form = useForm<ListSettingsValues>({
+    resolver: zodResolver(ListSettingsValues),
+    defaultValues: initial,
+    mode: 'onChange',
+  });
+  const updateList = useUpdateList(accountId);
+  const navigate = useNavigate();
+  const [review, setReview] = useState(false);
+  const [copying, setCopying] = useState(false);
+  const [topError, setTopError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+
+  const watched = useWatch({ control: form.control }) as ListSettingsValues;
+  const changes = changedFields(initial, { ...initial, ...watched });
+  const changeCount = Object.keys(changes).length;
+  const dirty = changeCount > 0;
+  const dirtyRef = useRef(dirty);
+  useEffect(() => {
+    dirtyRef.current = dirty;
+  }, [dirty]);
+
+  /** Set when the page itself moves on (after a rename): nothing is lost, nothing to ask. */
+  const leaving = useRef(false);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      !leaving.current && dirtyRef.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const formRef = useRef<HTMLFormElement>(null);
+  /** Not every field registers a ref (line lists, choices): focus by name instead. */
+  const focusField = (key: string) =>
+    formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(key)}"]`)?.focus();
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) =>
+    void form.handleSubmit(
+      () => {
+        setSaved(false);
+        setTopError(null);
+        if (dirty) setReview(true);
+      },
+      (errors) => {
+        const first = FORM_KEYS.find((key) => key in errors);
+        if (first) focusField(first);
+      },
+    )(event);
+
+  const save = () => {
+    const sent = changedFields(initial, form.getValues());
+    updateList.mutate(
+      { name: list.name, changes: sent },
+      {
+        onSuccess: (updated) => {
+          setReview(false);
+          setSaved(true);
+          if (updated.name !== list.name) {
+            // A new address: the page for the new name starts afresh (its key changes).
+            leaving.current = true;
+            void navigate(`../lists/${encodeURIComponent(updated.name)}`, { replace: true });
+            return;
+          }
+          form.reset(toFormValues(updated));
+        },
+        onError: (error) => {
+          setReview(false);
+          const onField = error instanceof ApiError ? serverFieldError(error.message) : null;
+          if (onField) {
+            form.setError(onField.field, { type: 'server', message: onField.message });
+            // After the dialog has closed and given the focus back.
+            requestAnimationFrame(() => focusField(onField.field));
+          } else {
+            setTopError(error);
+          }
+        },
+      },
+    );
+  };
+
+  const copyFrom = (source: List, sections: SectionId[]) => {
+    for (const section of SECTIONS) {
+      if (!sections.includes(section.id)) continue;
+      for (const key of section.keys) {
+        form.setValue(key, structuredClone(source[key]), {
+          shouldDirty: true,
+          shouldValidate: true,
+        });
+      }
+    }
+    setSaved(false);
+  };
+
+  const lines = review ? describeChanges(initial, changes) : [];
+
+  return (
+    <FormProvider {...form}>
+      <nav aria-label="Settings sections" className="section-links">
+        <ul>
+          {SECTIONS.map((section) => (
+            <li key={section.id}>
+              <a href={`#${section.id}`}>{section.title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form
+        ref={formRef}
+        className="stack list-settings"
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="List settings"
+      >
+        <Section id="general" title="General">
+          <GeneralSection />
+        </Section>
+        <Section id="posting" title="Posting and moderation">
+          <PostingSection lists={lists} />
+        </Section>
+        <Section id="taboo" title="Taboo rules">
+          <TabooSection />
+        </Section>
+        <Section id="content" title="Content">
+          <ContentSection />
+        </Section>
+        <Section id="held" title="Held and rejected messages">
+          <HeldSection listName={list.name} />
+        </Section>
+        <Section id="subscriptions" title="Subscriptions and welcome">
+          <SubscriptionsSection />
+        </Section>
+        <Section id="archives" title="Archives">
+          <ArchivesSection />
+        </Section>
+        <Section id="members" title="Members">
+          <MembersSection accountId={accountId} list={list} />
+        </Section>
+
+        <div className="save-bar" role="group" aria-label="Save">
+          <p className="hint" aria-live="polite">
+            {dirty
+              ? `${changeCount} unsaved ${changeCount === 1 ? 'change' : 'changes'}`
+              : saved
+                ? 'All changes saved.'
+                : 'No unsaved changes.'}
+          </p>
+          {topError !== null && <ErrorMessage error={topError} />}
+          <div className="actions">
+            <button
+              type="submit"
+              className="button primary"
+              disabled={!dirty || updateList.isPending}
+            >
+              Review and save
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={!dirty}
+              onClick={() => form.reset(initial)}
+            >
+              Discard changes
+            </button>
+            <button type="button" className="button" onClick={() => setCopying(true)}>
+              Copy settings from another list…
+            </button>
+          </div>
+        </div>
+      </form>
+
+      <Dialog open={review} onClose={() => setReview(false)} title="Save these changes?">
+        <ul className="change-list" aria-label="Changes">
+          {lines.map((line) => (
+            <li key={line.key}>
+              <strong>{line.label}</strong>: {line.before} → {line.after}
+            </li>
+          ))}
+        </ul>
+        <div className="actions">
+          <button
+            type="button"
+            className="button primary"
+            data-initial-focus
+            disabled={updateList.isPending}
+            onClick={save}
+          >
+            {updateList.isPending ? 'Saving…' : 'Save the changes'}
+          </button>
+          <button type="button" className="button" onClick={() => setReview(false)}>
+            Keep editing
+          </button>
+        </div>
+      </Dialog>
+
+      <Dialog
+        open={blocker.state === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        title="Leave without saving?"
+      >
+        <p>
+          This list has {changeCount} unsaved {changeCount === 1 ? 'change' : 'changes'}. If you
+          leave, they are lost.
+        </p>
+        <div className="actions">
+          <button
+            type="button"
+            className="button"
+            data-initial-focus
+            onClick={() => blocker.reset?.()}
+          >
+            Stay on this page
+          </button>
+          <button type="button" className="button danger" onClick={() => blocker.proceed?.()}>
+            Leave and lose the changes
+          </button>
+        </div>
+      </Dialog>
+
+      <CopySettingsDialog
+        open={copying}
+        onClose={() => setCopying(false)}
+        lists={lists}
+        current={list.name}
+        onCopy={copyFrom}
+      />
+    </FormProvider>
+  );
+}
+
+function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="settings-section">
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
