@@ -5,6 +5,7 @@ import { initial } from './migrations/2026-11-21T0000-initial.ts';
 import { contactsSearchTrigram } from './migrations/2026-11-21T0100-contacts-search-trigram.ts';
 import { messageIndexes } from './migrations/2026-11-21T0110-message-indexes.ts';
 import { oauth } from './migrations/2026-11-21T0200-oauth.ts';
+import { contactsSearchFts } from './migrations/2026-11-21T0300-contacts-search-fts.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -13,6 +14,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-21T0100-contacts-search-trigram': contactsSearchTrigram(dialect),
     '2026-11-21T0110-message-indexes': messageIndexes,
     '2026-11-21T0200-oauth': oauth(dialect),
+    '2026-11-21T0300-contacts-search-fts': contactsSearchFts(dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  SqliteAdapter,
   sql,
   type Expression,
   type ExpressionBuilder,
@@ -37,7 +38,12 @@ function like(column: Expression<string>, pattern: string) {
   return sql<SqlBool>`${column} like ${pattern} escape '\\'`;
 }
 
-function matching(accountId: number, filter: ContactFilter) {
+/** Whether the SQLite full-text index of contacts (migration 0300) answers searches. */
+function hasFts(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+function matching(accountId: number, filter: ContactFilter, fts = false) {
   return (eb: ExpressionBuilder<Database, 'contacts'>) => {
     const conditions: Expression<SqlBool>[] = [eb('contacts.account_id', '=', accountId)];
     if (filter.id !== undefined) conditions.push(eb('contacts.id', '=', filter.id));
@@ -70,6 +76,14 @@ function matching(accountId: number, filter: ContactFilter) {
       const pattern = `%${escapeLike(filter.search)}%`;
       // search_text holds every property lower-cased: one indexed scan (pg_trgm on PostgreSQL).
       conditions.push(like(sql.ref<string>('contacts.search_text'), pattern));
+      if (fts && [...filter.search].length >= 3) {
+        // SQLite: the FTS5 trigram index finds the candidates (a quoted phrase is a literal
+        // substring there); the LIKE above keeps the exact semantics.
+        const phrase = `"${filter.search.replaceAll('"', '""')}"`;
+        conditions.push(
+          eb('contacts.id', 'in', sql<number>`(select rowid from contacts_fts where contacts_fts match ${phrase})`),
+        );
+      }
       if (filter.searchFieldIds !== undefined) {
         // A limited caller must not find contacts through values it cannot see: re-check the match
         // against the visible properties only.
@@ -113,7 +127,7 @@ export async function countContacts(
   const row = await db
     .selectFrom('contacts')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where(matching(accountId, filter))
+    .where(matching(accountId, filter, hasFts(db)))
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -129,7 +143,7 @@ export function findContactsPage(
   return db
     .selectFrom('contacts')
     .selectAll()
-    .where(matching(accountId, filter))
+    .where(matching(accountId, filter, hasFts(db)))
     .orderBy('contacts.id')
     .limit(limit)
     .offset(offset)
