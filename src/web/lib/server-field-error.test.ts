@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, RateLimitedError } from '../../api/errors.ts';
 import { serverFieldError } from './server-field-error.ts';
 
 describe('serverFieldError', () => {
@@ -15,5 +15,27 @@ describe('serverFieldError', () => {
     expect(serverFieldError(new ApiError(400, 'get_key: send it alone'), ['username'])).toBeNull();
     expect(serverFieldError(new ApiError(403, 'username: no'), ['username'])).toBeNull();
     expect(serverFieldError(new Error('username: no'), ['username'])).toBeNull();
+  });
+
+  it('names the field the message starts with, if the form has it', () => {
+    const error = new ApiError(400, 'firstname: has at most 100 characters');
+    expect(serverFieldError(error, ['firstname', 'surname'])).toEqual({
+      field: 'firstname',
+      message: 'has at most 100 characters',
+    });
+    expect(serverFieldError(error, ['surname'])).toBeNull();
+  });
+
+  it('reads an indexed array field as the array', () => {
+    const error = new ApiError(400, 'emails[1]: is already in use');
+    expect(serverFieldError(error, ['emails'])?.field).toBe('emails');
+  });
+
+  it('leaves other errors alone', () => {
+    expect(serverFieldError(new ApiError(400, 'Unknown list: x'), ['lists'])).toBeNull();
+    expect(serverFieldError(new ApiError(500, 'firstname: boom'), ['firstname'])).toBeNull();
+    expect(
+      serverFieldError(new RateLimitedError('firstname: x', new Date(), null), ['firstname']),
+    ).toBeNull();
   });
 });

@@ -10,7 +10,8 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
 import { useCreateContact } from '../api/contact-mutations.ts';
-import { isCcidConflict, serverFieldError } from '../lib/server-field-error.ts';
+import { serverFieldError } from '../../../lib/server-field-error.ts';
+import { isCcidConflict } from '../lib/ccid-conflict.ts';
 
 /** The contract's rules (spec §4.1 create) in the form's shape: addresses as rows. */
 const NewContact = z.object({

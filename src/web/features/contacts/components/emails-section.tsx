@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
-import { serverFieldError } from '../lib/server-field-error.ts';
+import { serverFieldError } from '../../../lib/server-field-error.ts';
 
 const NewAddress = EmailCreate.pick({ email: true, digest: true });
 type NewAddress = z.input<typeof NewAddress>;
