@@ -59,4 +59,25 @@ describe('rate-limit notices', () => {
     dismissRateLimit(null);
     expect(getRateLimitNotice(null)).toBeNull();
   });
+
+  it('stay dismissed for that reset: a late 429 of the same hour does not bring them back', () => {
+    const reset = new Date(Date.now() + 60_000);
+    reportRateLimit('7', new RateLimitedError('over', reset, null));
+    dismissRateLimit('7');
+    reportRateLimit('7', new RateLimitedError('over', reset, null));
+    expect(getRateLimitNotice('7')).toBeNull();
+    // The next hour's limit is a new notice.
+    const later = new Date(reset.getTime() + 3_600_000);
+    reportRateLimit('7', new RateLimitedError('over', later, null));
+    expect(getRateLimitNotice('7')?.resetAt).toEqual(later);
+  });
+
+  it('are forgotten, dismissals included, on sign-out', () => {
+    const reset = new Date(Date.now() + 60_000);
+    reportRateLimit('7', new RateLimitedError('over', reset, null));
+    dismissRateLimit('7');
+    clearRateLimits();
+    reportRateLimit('7', new RateLimitedError('over', reset, null));
+    expect(getRateLimitNotice('7')).not.toBeNull();
+  });
 });

@@ -11,6 +11,12 @@ export interface RateLimitNotice {
 
 const notices = new Map<AccountId, RateLimitNotice>();
 const timers = new Map<AccountId, ReturnType<typeof setTimeout>>();
+/**
+ * The reset time the user dismissed the banner for, per account. Requests already in flight (or
+ * refetched on navigation) keep answering 429 until then; each one must not bring the banner back.
+ * A 429 with a later reset is a new hour's limit and is shown again.
+ */
+const dismissedUntil = new Map<AccountId, number>();
 const listeners = new Set<() => void>();
 let version = 0;
 
@@ -25,25 +31,37 @@ export function reportRateLimit(
   error: RateLimitedError,
   now = Date.now(),
 ): void {
+  const dismissed = dismissedUntil.get(accountId);
+  if (dismissed !== undefined && error.resetAt.getTime() <= dismissed) return;
+  dismissedUntil.delete(accountId);
   notices.set(accountId, { resetAt: error.resetAt, limit: error.limit });
   clearTimeout(timers.get(accountId));
   // Timers beyond ~24.8 days overflow; a reset is at most an hour away, but stay safe.
   const delay = Math.min(Math.max(0, error.resetAt.getTime() - now), 2 ** 31 - 1);
   timers.set(
     accountId,
-    setTimeout(() => dismissRateLimit(accountId), delay),
+    setTimeout(() => expireRateLimit(accountId), delay),
   );
   emit();
 }
 
+/** The user closed the banner: keep it closed until this limit's reset time. */
 export function dismissRateLimit(accountId: AccountId): void {
+  const notice = notices.get(accountId);
+  if (notice) dismissedUntil.set(accountId, notice.resetAt.getTime());
+  expireRateLimit(accountId);
+}
+
+function expireRateLimit(accountId: AccountId): void {
   clearTimeout(timers.get(accountId));
   timers.delete(accountId);
   if (notices.delete(accountId)) emit();
 }
 
+/** Sign-out: forget every notice and every dismissal. */
 export function clearRateLimits(): void {
-  for (const accountId of [...notices.keys()]) dismissRateLimit(accountId);
+  for (const accountId of [...notices.keys()]) expireRateLimit(accountId);
+  dismissedUntil.clear();
 }
 
 export function getRateLimitNotice(accountId: AccountId): RateLimitNotice | null {
