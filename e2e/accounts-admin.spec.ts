@@ -1,5 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import {
   accountWithContacts,
   apiAs,
@@ -9,14 +7,8 @@ import {
   test,
   uniqueName,
 } from './fixtures/dashboard.ts';
+import { expectNoAxeViolations } from './fixtures/axe.ts';
 
-async function expectNoAxeViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations on ${what}`,
-  ).toEqual([]);
-}
 
 test('a global operator creates, edits, opens and deletes an account', async ({ page, server }) => {
   const other = await accountWithContacts(server, 'bystander', ['Bea']);

@@ -1,5 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { ApiError } from '../src/api/errors.ts';
 import {
   accountWithContacts,
@@ -11,6 +9,7 @@ import {
   test,
   uniqueName,
 } from './fixtures/dashboard.ts';
+import { expectNoAxeViolations } from './fixtures/axe.ts';
 
 /** RFC 4180, independently of the dashboard's own parser: quoted fields, doubled quotes, CRLF. */
 function parseCsv(text: string): string[][] {
@@ -29,13 +28,6 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-async function expectNoAxeViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations on ${what}`,
-  ).toEqual([]);
-}
 
 /** Creates `count` contacts through the API, a few requests at a time. */
 async function seedContacts(

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import type { ApiClient } from '../src/api/client.ts';
 import {
@@ -9,16 +8,9 @@ import {
   signInWithKey,
   test,
 } from './fixtures/dashboard.ts';
+import { expectNoAxeViolations } from './fixtures/axe.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
-async function expectNoAxeViolations(page: Page, what: string) {
-  // The sandboxed previews run no script, so axe cannot enter them: their content is the user's.
-  const { violations } = await new AxeBuilder({ page }).exclude('.safe-html-frame').analyze();
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations on ${what}`,
-  ).toEqual([]);
-}
 
 /** An account with its key, two contacts, and a typed client for arranging and checking. */
 async function setup(server: RunningServer) {

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   accountWithContacts,
@@ -8,6 +7,7 @@ import {
   signInWithKey,
   test,
 } from './fixtures/dashboard.ts';
+import { expectNoAxeViolations } from './fixtures/axe.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
 /** A global key and an account with a contact, a list and a message: every page has content. */
@@ -20,72 +20,10 @@ async function group(server: RunningServer) {
   return { account, key };
 }
 
-async function expectNoAxeViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `axe violations on ${what}`,
-  ).toEqual([]);
-}
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
-for (const theme of ['light', 'dark'] as const) {
-  test(`every shell page has zero axe violations in the ${theme} theme`, async ({
-    page,
-    server,
-  }) => {
-    const { account, key } = await group(server);
-    // The system's preference is the opposite; the toggle overrides it.
-    await page.emulateMedia({ colorScheme: theme === 'dark' ? 'light' : 'dark' });
-
-    await page.goto('/sign-in');
-    await page.evaluate((choice) => localStorage.setItem('listkeeper.theme', choice), theme);
-    await page.reload();
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-    await expectNoAxeViolations(page, 'the sign-in page');
-
-    for (const problem of ['consent-denied', 'session-expired', 'key-refused']) {
-      await page.goto(`/auth/${problem}`);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expectNoAxeViolations(page, `/auth/${problem}`);
-    }
-    await page.goto('/auth/callback?code=unused&state=unknown');
-    await expect(page.getByRole('heading', { level: 1, name: 'Sign-in failed' })).toBeVisible();
-    await expectNoAxeViolations(page, 'the failed callback');
-
-    await signInWithKey(page, key, { keep: true, path: `/a/${account.id}/contacts` });
-    await expect(page.getByRole('cell', { name: `Sam ${account.name}` })).toBeVisible();
-    await expectNoAxeViolations(page, 'Contacts');
-
-    for (const [section, content] of [
-      ['Lists', 'Monthly news'],
-      ['Messages', 'Hello members'],
-      ['Administrators', 'superadmin'],
-      ['Accounts', account.name],
-    ] as const) {
-      await nav(page).getByRole('link', { name: section }).click();
-      await expect(page.getByRole('heading', { level: 1, name: section })).toBeVisible();
-      await expect(page.getByRole('table').getByText(content).first()).toBeVisible();
-      await expectNoAxeViolations(page, section);
-    }
-
-    await page.goto('/no-such-page');
-    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
-    await expectNoAxeViolations(page, 'the 404 page');
-
-    await page.keyboard.press('s');
-    const switcher = page.getByRole('dialog', { name: 'Switch account' });
-    await expect(switcher).toBeVisible();
-    await expectNoAxeViolations(page, 'the account switcher');
-    await page.keyboard.press('Escape');
-    await expect(switcher).toBeHidden();
-
-    await page.keyboard.press('?');
-    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
-    await expectNoAxeViolations(page, 'the shortcuts dialog');
-  });
-}
+// Axe on every page in both themes: e2e/every-route.spec.ts.
 
 test('the theme follows the system until the user picks one, and the choice persists', async ({
   page,
@@ -192,7 +130,13 @@ test('a page shows a skeleton while its data loads', async ({ page, server }) =>
   await expect(page.getByText('Loading messages…')).toHaveCount(0);
 });
 
-test('an API error is shown on the page, inside the shell', async ({ page, server }) => {
+test('an API error is shown on the page, inside the shell', async ({
+  page,
+  server,
+  browserWatch,
+}) => {
+  // The server's failure is simulated; the browser logs each 500 answer.
+  browserWatch.allowConsoleError(/status of 500/);
   const { account, key } = await group(server);
   await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
   await page.route('**/api/2/lists/**', (route) =>

@@ -1,0 +1,208 @@
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations, themes, useTheme } from './fixtures/axe.ts';
+import {
+  apiAs,
+  createAccount,
+  createKey,
+  expect,
+  signInWithKey,
+  test,
+} from './fixtures/dashboard.ts';
+import type { RunningServer } from './fixtures/server.ts';
+import { xssCorpusText, xssPayload } from './fixtures/xss-corpus.ts';
+
+/**
+ * Issue #10 item 3 and SECURITY.md 14: every route of the dashboard, in both themes, with the XSS
+ * corpus stored in every user-controlled field it shows. The fixture of ./fixtures/dashboard.ts
+ * fails the test on any CSP violation, console error, dialog or XSS canary; here each page must
+ * also have zero axe violations and show the payloads as the text they are.
+ */
+
+/** One account whose every free-text field holds a payload, and a global key to see it all. */
+async function corpusAccount(server: RunningServer) {
+  const account = await createAccount(server, `xss-${Date.now().toString(36)}`);
+  const { key } = await createKey(server, 'global');
+  const api = apiAs(server, key, account.id);
+  let n = 0;
+  const next = () => xssPayload(n++);
+
+  await api.accounts.update(account.id, {
+    description: next(),
+    confirmation_subject: next(),
+    confirmation_message: xssCorpusText,
+    welcome_message: xssCorpusText,
+  });
+  const field = (await server.cli([
+    'field',
+    'create',
+    '--account',
+    account.name,
+    '--name',
+    next(),
+    '--identifier',
+    'favourite',
+  ])) as { identifier: string };
+  const contactName = { firstname: next(), surname: next() };
+  const contact = await api.contacts.create({
+    ...contactName,
+    notes: xssCorpusText,
+    emails: ['ada@corpus.example'],
+    [field.identifier]: next(),
+  });
+  const listDescription = next();
+  await api.lists.create({
+    name: 'news',
+    description: listDescription,
+    notes: xssCorpusText,
+    subject_prefix: next(),
+    message_footer: xssCorpusText,
+    message_footer_html: xssCorpusText,
+    message_fronter: xssCorpusText,
+    message_fronter_html: xssCorpusText,
+    welcome_message_subject: next(),
+    welcome_message: xssCorpusText,
+    hold_subject: next(),
+    hold_message: xssCorpusText,
+    reject_subject: next(),
+    reject_message: xssCorpusText,
+  });
+  const subject = next();
+  await api.messages.send({
+    list: 'news',
+    subject,
+    content_plain: xssCorpusText,
+    content_html: xssCorpusText,
+  });
+  const admin = { firstname: next(), surname: next() };
+  await api.users.create({ username: 'moderator@corpus.example', ...admin, welcome_email: false });
+  return {
+    account,
+    key,
+    contact,
+    contactName,
+    listDescription,
+    subject,
+    admin,
+    description: xssPayload(0),
+  };
+}
+
+type Corpus = Awaited<ReturnType<typeof corpusAccount>>;
+
+interface Route {
+  name: string;
+  path: (corpus: Corpus) => string;
+  heading: (corpus: Corpus) => string;
+  /** A payload this page shows: it must be there, as text. */
+  shows?: (corpus: Corpus) => string;
+}
+
+const routes: Route[] = [
+  {
+    name: 'Contacts',
+    path: ({ account }) => `/a/${account.id}/contacts`,
+    heading: () => 'Contacts',
+    shows: ({ contactName }) => contactName.firstname,
+  },
+  {
+    name: 'a contact',
+    path: ({ account, contact }) => `/a/${account.id}/contacts/${contact.id}`,
+    heading: ({ contactName }) => `${contactName.firstname} ${contactName.surname}`,
+  },
+  {
+    name: 'New contact',
+    path: ({ account }) => `/a/${account.id}/contacts/new`,
+    heading: () => 'New contact',
+  },
+  {
+    name: 'Import contacts',
+    path: ({ account }) => `/a/${account.id}/contacts/import`,
+    heading: () => 'Import contacts',
+  },
+  {
+    name: 'Lists',
+    path: ({ account }) => `/a/${account.id}/lists`,
+    heading: () => 'Lists',
+    shows: ({ listDescription }) => listDescription,
+  },
+  {
+    name: 'List settings',
+    path: ({ account }) => `/a/${account.id}/lists/news`,
+    heading: () => 'List news',
+  },
+  {
+    name: 'Messages',
+    path: ({ account }) => `/a/${account.id}/messages`,
+    heading: () => 'Messages',
+    shows: ({ subject }) => subject,
+  },
+  {
+    name: 'Administrators',
+    path: ({ account }) => `/a/${account.id}/administrators`,
+    heading: () => 'Administrators',
+    shows: ({ admin }) => admin.firstname,
+  },
+  {
+    name: 'Accounts',
+    path: () => '/accounts',
+    heading: () => 'Accounts',
+    shows: ({ description }) => description,
+  },
+  {
+    name: 'Global administrators',
+    path: () => '/accounts/administrators',
+    heading: () => 'Global administrators',
+  },
+  { name: 'the 404 page', path: () => '/no-such-page', heading: () => 'Page not found' },
+];
+
+async function visit(page: Page, corpus: Corpus, route: Route) {
+  await page.goto(route.path(corpus));
+  await expect(
+    page.getByRole('heading', { level: 1, name: route.heading(corpus), exact: true }),
+  ).toBeVisible();
+  if (route.shows) await expect(page.getByText(route.shows(corpus)).first()).toBeVisible();
+  // Skeletons gone: axe judges the page as it settles.
+  await expect(page.locator('.skeleton')).toHaveCount(0);
+  await expectNoAxeViolations(page, route.name);
+}
+
+for (const theme of themes) {
+  test(`every route in the ${theme} theme: zero axe violations, the XSS corpus runs nowhere`, async ({
+    page,
+    server,
+  }) => {
+    test.slow(); // some twenty pages, each analysed by axe
+    const corpus = await corpusAccount(server);
+
+    await page.goto('/sign-in');
+    await useTheme(page, theme);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expectNoAxeViolations(page, 'the sign-in page');
+    for (const problem of ['consent-denied', 'session-expired', 'key-refused']) {
+      await page.goto(`/auth/${problem}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectNoAxeViolations(page, `/auth/${problem}`);
+    }
+    await page.goto('/auth/callback?code=unused&state=unknown');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign-in failed' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the failed callback');
+
+    await signInWithKey(page, corpus.key, { keep: true, path: `/a/${corpus.account.id}/contacts` });
+    for (const route of routes) await visit(page, corpus, route);
+
+    // The dialogs of the shell.
+    await page.goto(`/a/${corpus.account.id}/contacts`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Contacts' })).toBeVisible();
+    await page.keyboard.press('s');
+    const switcher = page.getByRole('dialog', { name: 'Switch account' });
+    await expect(switcher).toBeVisible();
+    await expectNoAxeViolations(page, 'the account switcher');
+    await page.keyboard.press('Escape');
+    await expect(switcher).toBeHidden();
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the shortcuts dialog');
+  });
+}
