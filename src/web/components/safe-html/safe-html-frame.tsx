@@ -1,6 +1,7 @@
 import './safe-html-frame.css';
 import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
+import { withoutParseTimeMarkup } from './without-parse-time-markup.ts';
 
 /** A URL the page's CSP allows without a request to anyone else (SECURITY.md 13, 24). */
 const LOCAL_URL = /^(?:data:|#|cid:)/i;
@@ -21,7 +22,7 @@ export function sanitizeHtml(html: string): string {
     }
     if (name === 'style' && /url\s*\(|@import/i.test(data.attrValue)) data.keepAttr = false;
   });
-  return purify.sanitize(html, {
+  return purify.sanitize(withoutParseTimeMarkup(html), {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'link', 'base', 'meta'],
   });

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { withoutParseTimeMarkup } from './without-parse-time-markup.ts';
+
+describe('withoutParseTimeMarkup', () => {
+  it('drops inline event handlers, in HTML, SVG and MathML', () => {
+    expect(withoutParseTimeMarkup('<img src="a.png" onerror="x()" alt="A">')).toBe(
+      '<img src="a.png" alt="A">',
+    );
+    expect(withoutParseTimeMarkup('<svg onload="x()"><animate onbegin="x()"/></svg>')).toBe(
+      '<svg><animate></animate></svg>',
+    );
+    expect(withoutParseTimeMarkup('<details open ONTOGGLE="x()">d</details>')).toBe(
+      '<details open="">d</details>',
+    );
+  });
+
+  it('drops style elements wherever they are, mXSS shapes included', () => {
+    expect(withoutParseTimeMarkup('<p>a</p><style>p{}</style><p>b</p>')).toBe('<p>a</p><p>b</p>');
+    const mxss = '<math><mtext><table><mglyph><style><img src=x onerror=x()>';
+    expect(withoutParseTimeMarkup(mxss)).not.toMatch(/<style|onerror/i);
+    expect(withoutParseTimeMarkup('<svg></p><style><a id="</style><img onerror=x()>">')).not.toMatch(
+      /<style|onerror/i,
+    );
+  });
+
+  it('parses <noscript> with scripting off, like DOMPurify and the sandboxed frame', () => {
+    // With scripting on, the <img> would be an element of its own; off, it is a title's text.
+    expect(
+      withoutParseTimeMarkup('<noscript><p title="</noscript><img src=x onerror=x()>">'),
+    ).toBe('<noscript><p title="&lt;/noscript&gt;&lt;img src=x onerror=x()&gt;"></p></noscript>');
+  });
+
+  it('looks inside <template> content', () => {
+    expect(withoutParseTimeMarkup('<template><img onerror="x()"></template>')).toBe(
+      '<template><img></template>',
+    );
+  });
+
+  it('keeps everything else as it was, text and entities included', () => {
+    const html = '<p class="lead">Hello &amp; <a href="https://example.com/">welcome</a></p>';
+    expect(withoutParseTimeMarkup(html)).toBe(html);
+    expect(withoutParseTimeMarkup('talk on=time, onboarding')).toBe('talk on=time, onboarding');
+  });
+
+  it('survives nesting deeper than the call stack', () => {
+    const deep = '<div>'.repeat(50_000) + '<img onerror="x()">';
+    expect(withoutParseTimeMarkup(deep)).not.toMatch(/onerror/);
+  });
+});
