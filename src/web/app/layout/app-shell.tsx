@@ -1,11 +1,11 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
-import { AccountSwitcher } from '../../features/accounts/components/account-switcher.tsx';
 import { rememberAccount, sectionPath, useAccountId } from '../../lib/account-scope.ts';
 import { useSession, type Principal } from '../../lib/session.ts';
 import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
 import { PageLoading } from '../page-loading.tsx';
 import { AppProvider } from '../provider.tsx';
+import { LazyAccountSwitcher } from './lazy-account-switcher.tsx';
 import { MainNav } from './main-nav.tsx';
 import { RateLimitBanner } from './rate-limit-banner.tsx';
 import { SHORTCUTS, type ShortcutAction } from './shortcuts.ts';
@@ -89,7 +89,7 @@ function SignedInShell({ principal }: { principal: Principal }) {
         </p>
         <div className="account-area">
           {principal.global ? (
-            <AccountSwitcher
+            <LazyAccountSwitcher
               accountId={accountId}
               open={switcherOpen}
               onOpenChange={setSwitcherOpen}
