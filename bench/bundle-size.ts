@@ -11,6 +11,7 @@ interface ManifestChunk {
   file: string;
   isEntry?: boolean;
   imports?: string[];
+  dynamicImports?: string[];
 }
 
 export async function bundleSize(distDir: string): Promise<SectionResult> {
@@ -40,19 +41,17 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
   const initialGzip = sumOf(initial);
 
   // What a page needs before it renders: the entry, the page's lazy route chunks, and all their
-  // static imports. Issue #5 budgets the sign-in page and the app shell; feature pages are shown.
+  // static imports. Issue #5 budgets the sign-in page and the app shell; feature pages and the
+  // shell's lazy parts are shown.
   const pages = pageClosures(manifest);
   const pageRows = pages.map(({ name, files, budgeted }) => {
     const gzip = sumOf(files);
     const verdict = budgeted ? (gzip <= initialJsBudgetBytes ? 'PASS' : 'FAIL') : '';
     return { name, gzip, verdict };
   });
-  // The gate (CI): the entry and the sign-in page. The app shell is printed with its verdict but
-  // not gated while it stands a fraction over the budget (issue #5 stays open until it fits).
-  const gated = new Set(['sign-in page']);
+  // The gate (CI): the entry, the sign-in page and the app shell (issue #5 item 6).
   const ok =
-    initialGzip <= initialJsBudgetBytes &&
-    pageRows.every((row) => !gated.has(row.name) || row.verdict !== 'FAIL');
+    initialGzip <= initialJsBudgetBytes && pageRows.every((row) => row.verdict !== 'FAIL');
   const lines = [
     table(
       ['chunk', 'raw kB', 'gzip kB', 'initial'],
@@ -91,8 +90,9 @@ function initialFiles(manifest: Record<string, ManifestChunk>): Set<string> {
 const ROUTES = 'src/web/app/routes/';
 
 /**
- * The sign-in page, the app shell (the entry and the signed-in frame: header, navigation, account
- * switcher), and each page inside the shell, the index route included, each in its own chunk.
+ * The sign-in page, the app shell (the entry and the signed-in frame: header, navigation, the data
+ * layer), the parts the shell loads lazily beside the page (the account switcher of global
+ * principals), and each page inside the shell, the index route included, each in its own chunk.
  */
 function pageClosures(manifest: Record<string, ManifestChunk>) {
   const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry).map(([key]) => key);
@@ -100,9 +100,15 @@ function pageClosures(manifest: Record<string, ManifestChunk>) {
   const sections = Object.keys(manifest)
     .filter((key) => key.startsWith(ROUTES) && manifest[key]?.file && !/(shell|sign-in|auth-)/.test(key))
     .sort();
+  const lazyParts = manifest[`${ROUTES}shell.tsx`]?.dynamicImports ?? [];
   return [
     { name: 'sign-in page', files: closure(manifest, [...entries, `${ROUTES}sign-in.tsx`]), budgeted: true },
     { name: 'app shell', files: closure(manifest, [...entries, ...shell]), budgeted: true },
+    ...lazyParts.map((key) => ({
+      name: `shell + ${path.basename(key).replace(/\.tsx?$/, '')} (lazy)`,
+      files: closure(manifest, [...entries, ...shell, key]),
+      budgeted: false,
+    })),
     ...sections.map((key) => ({
       name: `shell + ${key.slice(ROUTES.length).replace(/\.tsx$/, '')}`,
       files: closure(manifest, [...entries, ...shell, key]),

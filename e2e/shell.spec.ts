@@ -25,6 +25,40 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
 // Axe on every page in both themes: e2e/every-route.spec.ts.
 
+test("the shell paints before the account switcher's code arrives, and says so if it never does", async ({
+  page,
+  server,
+}) => {
+  const { account, key } = await group(server);
+  // The switcher's chunk is held back until released (issue #5 budget: it loads beside the page).
+  const switcherChunk = /\/assets\/account-switcher-[\w-]+\.js$/;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(switcherChunk, async (route) => {
+    await held;
+    await route.continue();
+  });
+
+  await signInWithKey(page, key, { keep: true, path: `/a/${account.id}/contacts` });
+  await expect(page.getByRole('cell', { name: `Sam ${account.name}` })).toBeVisible();
+  const button = page.getByRole('button', { name: /^Account/ });
+  await expect(button).toContainText(`Account ${account.id}`);
+  // Asked for before the code is here, the switcher opens once it is.
+  await page.keyboard.press('s');
+  const switcher = page.getByRole('dialog', { name: 'Switch account' });
+  await expect(switcher).toBeHidden();
+  release();
+  await expect(switcher).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(button).toContainText(account.name);
+
+  await page.unroute(switcherChunk);
+  await page.route(switcherChunk, (route) => route.abort());
+  await page.reload();
+  await expect(page.getByRole('cell', { name: `Sam ${account.name}` })).toBeVisible();
+  await expect(page.getByText('The account switcher could not be loaded')).toBeVisible();
+});
+
 test('the theme follows the system until the user picks one, and the choice persists', async ({
   page,
   server,

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
 import { loadConfig } from './lib/config.ts';
 import { applyTheme, readThemeChoice } from './lib/theme.ts';
@@ -17,10 +16,10 @@ void loadConfig();
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+// No data layer here: the signed-in shell provides TanStack Query (app/layout/app-shell.tsx), so
+// the entry and the sign-in page load without it (issue #5 budget).
 createRoot(container).render(
   <StrictMode>
-    <AppProvider>
-      <AppRouter />
-    </AppProvider>
+    <AppRouter />
   </StrictMode>,
 );

@@ -1,10 +1,11 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
-import { AccountSwitcher } from '../../features/accounts/components/account-switcher.tsx';
 import { rememberAccount, sectionPath, useAccountId } from '../../lib/account-scope.ts';
 import { useSession, type Principal } from '../../lib/session.ts';
 import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
 import { PageLoading } from '../page-loading.tsx';
+import { AppProvider } from '../provider.tsx';
+import { LazyAccountSwitcher } from './lazy-account-switcher.tsx';
 import { MainNav } from './main-nav.tsx';
 import { RateLimitBanner } from './rate-limit-banner.tsx';
 import { SHORTCUTS, type ShortcutAction } from './shortcuts.ts';
@@ -12,11 +13,18 @@ import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
 import { ThemeSelect } from './theme-select.tsx';
 
-/** The frame of every signed-in page. While a session ends, it waits for the router to move on. */
+/**
+ * The frame of every signed-in page, and their data layer (TanStack Query, which the entry leaves
+ * out). While a session ends, it waits for the router to move on.
+ */
 export function AppShell() {
   const session = useSession();
   if (session.status !== 'signed-in') return <PageLoading label="Signing out…" />;
-  return <SignedInShell principal={session.principal} />;
+  return (
+    <AppProvider>
+      <SignedInShell principal={session.principal} />
+    </AppProvider>
+  );
 }
 
 function SignedInShell({ principal }: { principal: Principal }) {
@@ -81,7 +89,7 @@ function SignedInShell({ principal }: { principal: Principal }) {
         </p>
         <div className="account-area">
           {principal.global ? (
-            <AccountSwitcher
+            <LazyAccountSwitcher
               accountId={accountId}
               open={switcherOpen}
               onOpenChange={setSwitcherOpen}

@@ -6,8 +6,9 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { sectionOf, sectionPath } from '../../../lib/account-scope.ts';
 import { accountQueries } from '../api/account-queries.ts';
+import { AccountButton, pendingAccountName } from './account-button.tsx';
 
-interface AccountSwitcherProps {
+export interface AccountSwitcherProps {
   /** The account in the URL, if any. */
   accountId: string | null;
   open: boolean;
@@ -32,20 +33,13 @@ function matches(account: Account, search: string): boolean {
 export function AccountSwitcher({ accountId, open, onOpenChange }: AccountSwitcherProps) {
   const accounts = useQuery(accountQueries.list());
   const current = accounts.data?.find((account) => String(account.id) === accountId);
-  const label =
-    current?.name ?? (accountId === null ? 'Choose an account' : `Account ${accountId}`);
 
   return (
     <>
-      <button
-        type="button"
-        className="account-button"
-        aria-haspopup="dialog"
+      <AccountButton
+        name={current?.name ?? pendingAccountName(accountId)}
         onClick={() => onOpenChange(true)}
-      >
-        <span className="account-button-label">Account</span>
-        <span className="account-button-name">{label}</span>
-      </button>
+      />
       <Dialog
         open={open}
         onClose={() => onOpenChange(false)}
