@@ -28,6 +28,11 @@ export default defineConfig({
   // No retries: a flaky test is a failing test, and the counts stay honest.
   retries: 0,
   workers: 2,
+  // Two workers, two servers and two browsers share a 2-core CI machine; the axe runs and the
+  // 300–1000-contact set-ups take 10–15 s when it is quiet. Twice Playwright's defaults keeps a
+  // busy moment from failing a test, while a real hang still fails.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: jsonReportFile }]],
   use: {
     // Each worker starts its own server; the baseURL fixture in e2e/fixtures/server.ts points here.
