@@ -17,6 +17,16 @@ test('an administrator with limited permissions gets a key that can do only what
 }) => {
   const account = await accountWithContacts(server, 'admins', ['Ada']);
   await apiAs(server, account.key).lists.create({ name: 'news', description: 'Monthly news' });
+  await server.cli([
+    'field',
+    'create',
+    '--account',
+    account.name,
+    '--name',
+    'Region',
+    '--identifier',
+    'region',
+  ]);
   const username = `${uniqueName('lim')}@example.org`;
 
   await signInWithKey(page, account.key, { path: '/administrators' });
@@ -31,7 +41,20 @@ test('an administrator with limited permissions gets a key that can do only what
   await expect(create.getByText('The username is not a valid email address.')).toBeVisible();
   await create.getByLabel('Username (email address)').fill(username);
   await create.getByLabel('First name').fill('Lim');
-  await create.getByLabel('IP restriction (CIDR)').fill('10.0.0.0/33');
+  // The cidr warns, as it is typed, when it would shut out the address the server sees (127.0.0.1).
+  const cidr = create.getByLabel('IP restriction (CIDR)');
+  const excluded = create.getByText(/excludes 127\.0\.0\.1, the address you are using now/);
+  await cidr.fill('10.0.0.0/8');
+  await expect(excluded).toBeVisible();
+  await expect(cidr).toHaveAccessibleDescription(/excludes 127\.0\.0\.1/);
+  await expectNoAxeViolations(page, 'the cidr warning');
+  await cidr.fill('127.0.0.0/8');
+  await expect(excluded).toHaveCount(0);
+  await cidr.fill('::1');
+  await expect(excluded).toBeVisible();
+  await cidr.fill('127.0.0.1/32');
+  await expect(excluded).toHaveCount(0);
+  await cidr.fill('10.0.0.0/33');
   await create.getByRole('button', { name: 'Create the administrator' }).click();
   await expect(create.getByText(/^The IP restriction is not a valid IP address/)).toBeVisible();
   await create.getByLabel('IP restriction (CIDR)').fill('');
@@ -61,7 +84,10 @@ test('an administrator with limited permissions gets a key that can do only what
     .filter({ has: page.getByRole('rowheader', { name: username }) });
   await expect(row).toContainText('Person');
   await expect(row.getByRole('cell', { name: 'list', exact: true })).toBeVisible();
-  await expect(row).toContainText('Not retrieved in this tab');
+  // The server's key_expiry extension: a person without a key, the account's key without expiry.
+  await expect(row).toContainText('No key');
+  const accountKeyRow = page.getByRole('row').filter({ hasText: 'API key (v2)' });
+  await expect(accountKeyRow).toContainText('No expiry');
 
   // The server's refusal goes on the field it names.
   await page.getByRole('button', { name: 'New administrator' }).click();
@@ -87,8 +113,15 @@ test('an administrator with limited permissions gets a key that can do only what
   await expect(retrieve.getByText('Copied to the clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
   await retrieve.getByRole('button', { name: 'Done' }).click();
-  await expect(row).toContainText(/in (2[89]|3[01]) days/);
+  await expect(row).toContainText(/Expires in (2[89]|3[01]) days/);
   await expect(page.getByText(key)).toHaveCount(0);
+  // Another tab never saw the retrieval: the time left comes from the server.
+  const otherTab = await context.newPage();
+  await signInWithKey(otherTab, account.key, { path: '/administrators' });
+  await expect(
+    otherTab.getByRole('row').filter({ has: otherTab.getByRole('rowheader', { name: username }) }),
+  ).toContainText(/Expires in (2[89]|3[01]) days/);
+  await otherTab.close();
 
   // Signed in with that key elsewhere: Lists works, Contacts is refused.
   const other = await browser.newContext();
@@ -97,9 +130,7 @@ test('an administrator with limited permissions gets a key that can do only what
   await expect(limited.getByRole('cell', { name: 'news', exact: true })).toBeVisible();
   await signInWithKey(limited, key, { path: '/contacts' });
   await expect(limited.getByRole('alert')).toContainText('Not permitted');
-  await expect(limited.getByRole('cell', { name: `Ada ${account.name}` })).toHaveCount(
-    0,
-  );
+  await expect(limited.getByRole('cell', { name: `Ada ${account.name}` })).toHaveCount(0);
 
   // Edit: add the contact permission; the same key now reads the contacts.
   await row.getByRole('button', { name: `Edit ${username}` }).click();
@@ -107,13 +138,20 @@ test('an administrator with limited permissions gets a key that can do only what
   await expect(edit.getByLabel('First name')).toHaveValue('Lim');
   await expect(edit.getByLabel('Send a welcome email')).toHaveCount(0);
   await edit.getByRole('checkbox', { name: 'contact', exact: true }).check();
+  // limit_metadata is picked from the account's custom fields (read from a contact).
+  await edit.getByRole('checkbox', { name: 'limit_metadata' }).check();
+  const fields = edit.getByRole('group', {
+    name: 'Custom fields this administrator is limited to',
+  });
+  await fields.getByRole('checkbox', { name: 'region' }).check();
+  await expect(edit.getByLabel('Other custom fields')).toHaveValue('');
+  await expectNoAxeViolations(page, 'the custom-field limit');
   await edit.getByRole('button', { name: 'Save the administrator' }).click();
   await expect(edit).toBeHidden();
   await expect(row).toContainText('list, contact');
+  await expect(row).toContainText('fields: region');
   await signInWithKey(limited, key, { path: '/contacts' });
-  await expect(
-    limited.getByRole('cell', { name: `Ada ${account.name}` }),
-  ).toBeVisible();
+  await expect(limited.getByRole('cell', { name: `Ada ${account.name}` })).toBeVisible();
   await other.close();
 
   // Delete, after a confirmation.
@@ -122,4 +160,40 @@ test('an administrator with limited permissions gets a key that can do only what
   await remove.getByRole('button', { name: 'Delete the administrator' }).click();
   await expect(remove).toBeHidden();
   await expect(page.getByRole('rowheader', { name: username })).toHaveCount(0);
+});
+
+test('against a server without the extensions, no cidr warning and no error', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithContacts(server, 'foreign', []);
+  // What another API v2 server answers: no caller route, no key_expiry on administrators.
+  await page.route('**/api/2/caller/**', (route) =>
+    route.fulfill({
+      status: 404,
+      contentType: 'application/json',
+      body: JSON.stringify({ is_error: true, message: 'The API request does not exist' }),
+    }),
+  );
+  await page.route('**/api/2/users/**', async (route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: Record<string, unknown>[] };
+    for (const administrator of body.data) delete administrator.key_expiry;
+    return route.fulfill({ response, json: body });
+  });
+  await signInWithKey(page, account.key, { path: '/administrators' });
+  const keyRow = page.getByRole('row').filter({ hasText: 'API key (v2)' });
+  await expect(keyRow).toContainText('Not retrieved in this tab');
+
+  const caller = page.waitForResponse('**/api/2/caller/**');
+  await page.getByRole('button', { name: 'New administrator' }).click();
+  const create = page.getByRole('dialog', { name: 'New administrator' });
+  await create.getByLabel('Username (email address)').fill(`${uniqueName('foreign')}@example.org`);
+  await create.getByLabel('IP restriction (CIDR)').fill('10.0.0.0/8');
+  expect((await caller).status()).toBe(404);
+  await expect(create.getByText(/the address you are using now/)).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await create.getByRole('button', { name: 'Create the administrator' }).click();
+  await expect(create).toBeHidden();
 });

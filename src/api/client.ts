@@ -132,6 +132,10 @@ export function createApiClient(options: ApiClientOptions) {
       update: (accountId: Id, body: Body<'accounts.update'>) => call('accounts.update', { params: id(accountId), body }),
       delete: (accountId: Id) => call('accounts.delete', { params: id(accountId) }),
     },
+    /** Reference-server extension (operations.ts): other API v2 servers answer 404. */
+    caller: {
+      get: () => call('caller.get'),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import {
   AdministratorUpdate,
   RetrievedKey,
 } from './schemas/administrator.ts';
+import { Caller } from './schemas/caller.ts';
 import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
 import { List, ListCollection, ListCreate, ListUpdate } from './schemas/list.ts';
@@ -20,9 +21,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * One operation of spec §4. `path` is relative to /api/2 and ends with a slash (spec §1 rule 1);
  * `:id` and `:name` are path segments. `collection` marks answers whose array key the spec does not
  * name: the client accepts a bare array, `data`, or the object's one array-valued property.
+ * `extension` marks an operation the reference server adds beyond spec v2 (its `section` is
+ * `extension`), saying why: the dashboard feature-detects it and does without it elsewhere.
  */
 export interface Operation {
   readonly section: string;
+  readonly extension?: string;
   readonly method: HttpMethod;
   readonly path: string;
   readonly query?: z.ZodType;
@@ -33,7 +37,10 @@ export interface Operation {
 
 const NoQuery = z.strictObject({});
 
-/** Every operation of spec §4.1–4.7, keyed `resource.action`. Client, server and tests share it. */
+/**
+ * Every operation of spec §4.1–4.7, then the reference server's extensions, keyed
+ * `resource.action`. Client, server and tests share it.
+ */
 export const OPERATIONS = {
   'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact },
   'contacts.list': { section: '4.1', method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage },
@@ -74,6 +81,16 @@ export const OPERATIONS = {
   'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail },
   'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail },
   'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
+
+  'caller.get': {
+    section: 'extension',
+    extension:
+      'the address the server checks a cidr restriction against (§2.6), so the dashboard can warn before a cidr shuts out the administrator typing it',
+    method: 'GET',
+    path: '/caller/',
+    query: NoQuery,
+    response: Caller,
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

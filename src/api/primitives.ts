@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseCidr } from './cidr.ts';
 import { NAME_MAX_LENGTH, NAME_PATTERN } from './constants.ts';
 
 /**
@@ -39,25 +40,7 @@ export function isValidRegex(source: string): boolean {
 export const Cidr = z.string().refine(isCidr, 'is not a valid IP address or CIDR range');
 
 export function isCidr(value: string): boolean {
-  const [address = '', prefix, ...rest] = value.split('/');
-  if (rest.length > 0) return false;
-  const isV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
-  if (isV4) {
-    if (isV4.slice(1).some((octet) => Number(octet) > 255)) return false;
-    return prefix === undefined || isPrefix(prefix, 32);
-  }
-  if (!address.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(address)) return false;
-  try {
-    // The URL parser is the one IPv6 validator both browsers and Node carry.
-    new URL(`http://[${address}]/`);
-  } catch {
-    return false;
-  }
-  return prefix === undefined || isPrefix(prefix, 128);
-}
-
-function isPrefix(text: string, max: number): boolean {
-  return /^\d{1,3}$/.test(text) && Number(text) <= max;
+  return parseCidr(value) !== null;
 }
 
 /**

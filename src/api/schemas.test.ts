@@ -303,8 +303,9 @@ describe('administrators (spec §2.6)', () => {
     expect(refusal(AdministratorUpdate, 'mfa_type=email')).toMatch(/^mfa_type: /);
   });
 
-  it('api, authn_provider and can_write cannot be written', () => {
+  it('api, authn_provider, can_write and key_expiry cannot be written', () => {
     expect(refusal(AdministratorUpdate, 'api=2')).toMatch(/^api: is read-only/);
+    expect(refusal(AdministratorUpdate, 'key_expiry=')).toMatch(/^key_expiry: is read-only/);
     expect(refusal(AdministratorUpdate, 'authn_provider=x')).toMatch(
       /^authn_provider: is read-only/,
     );
@@ -345,6 +346,10 @@ describe('cidr (spec §2.6): IPv4 or IPv6, with or without a prefix length', () 
     '::g',
     '[::1]',
     'fe80::1%eth0',
+    // Node reads no address with a leading zero, so the server would refuse every request.
+    '010.0.0.1/8',
+    '::ffff:192.0.02.1',
+    '1.2.3.4::',
   ];
 
   it.each(valid)('accepts %j', (value) => {

@@ -309,6 +309,26 @@ function defineCoverage(tables: SpecTable[], text: string) {
         expect(Object.keys(shapeOf(operation.response))).toContain('key');
       });
 
+      it('every other operation is a marked extension, on a path no spec operation uses', () => {
+        const specSections = new Set(operationTables.map((t) => t.section));
+        const specPaths = new Set(
+          Object.values(OPERATIONS as Record<string, Operation>)
+            .filter((op) => specSections.has(op.section))
+            .map((op) => op.path),
+        );
+        for (const [name, operation] of Object.entries(OPERATIONS as Record<string, Operation>)) {
+          if (specSections.has(operation.section)) {
+            expect(operation.extension, `${name}: a spec operation`).toBeUndefined();
+            continue;
+          }
+          expect(operation.section, name).toBe('extension');
+          expect(operation.extension, `${name}: says why it exists`).toMatch(/\w{10}/);
+          expect(specPaths.has(operation.path), `${name}: ${operation.path} is a spec path`).toBe(
+            false,
+          );
+        }
+      });
+
       it('every path ends with a slash (spec §1 rule 1)', () => {
         for (const [name, operation] of Object.entries(OPERATIONS))
           expect(operation.path, name).toMatch(/^\/.*\/$/);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ErrorBody } from '../api/primitives.ts';
 import { Administrator, RetrievedKey } from '../api/schemas/administrator.ts';
-import { verifyPassword } from './auth/keys.ts';
+import { hashKey, verifyPassword } from './auth/keys.ts';
 import {
   describeEachDialect,
   startTestServer,
@@ -95,6 +95,8 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
         permissions: ['superadmin'],
         limit_metadata: [],
         limit_lists: [],
+        // The key_expiry extension: its one key never expires.
+        key_expiry: null,
       });
       expect(admins[0]).not.toHaveProperty('username');
     });
@@ -320,6 +322,8 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
         { nickname: 'x' },
         { username: 'nope' },
         { expiry_months: 3 },
+        { key_expiry: '' },
+        { key_expiry: '2030-01-01T00:00:00.000Z' },
       ]) {
         const response = await server.request('PUT', url(created.id), { form });
         expect(response.status, JSON.stringify(form)).toBe(400);
@@ -397,6 +401,71 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
       expect(response.status).toBe(200);
       expect(response.json).not.toHaveProperty('key');
       expect(asAdmin(response).firstname).toBe('Z');
+    });
+  });
+
+  describe('key_expiry (reference-server extension)', () => {
+    const setExpiry = (key: string, expiresAt: string | null) =>
+      server.database.db
+        .updateTable('api_keys')
+        .set({ expires_at: expiresAt })
+        .where('key_hash', '=', hashKey(key))
+        .execute();
+    const retrieve = async (id: number, months?: number) =>
+      asKey(
+        await server.request('PUT', url(id), {
+          form: months === undefined ? { get_key: true } : { get_key: true, expiry_months: months },
+        }),
+      );
+
+    it('is absent while an administrator has no key, and follows the keys it gets', async () => {
+      const id = await createdId({ username: 'expiry-watch@example.org' });
+      const fresh = await get(id);
+      expect(fresh).not.toHaveProperty('key_expiry');
+      expect(
+        asAdmins(await server.request('GET', url())).find((a) => a.id === id),
+      ).not.toHaveProperty('key_expiry');
+
+      const { expiry: inThree } = await retrieve(id, 3);
+      expect((await get(id)).key_expiry).toBe(inThree);
+      // The latest expiry of its keys: a key that runs out sooner does not shorten it.
+      const { expiry: inTwelve } = await retrieve(id, 12);
+      await retrieve(id, 1);
+      expect((await get(id)).key_expiry).toBe(inTwelve);
+      // Every answer that carries the administrator says the same.
+      const listed = asAdmins(await server.request('GET', url())).find((a) => a.id === id);
+      expect(listed?.key_expiry).toBe(inTwelve);
+      const updated = await server.request('PUT', url(id), { form: { firstname: 'Watched' } });
+      expect(asAdmin(updated).key_expiry).toBe(inTwelve);
+
+      // One key that never expires: the administrator's keys never all stop working.
+      await retrieve(id);
+      expect((await get(id)).key_expiry).toBeNull();
+    });
+
+    it('is in the past once every key has expired, and such keys no longer authenticate', async () => {
+      const id = await createdId({ username: 'expired-keys@example.org', permissions: ['list'] });
+      const { key: first } = await retrieve(id, 1);
+      const { key: second } = await retrieve(id, 6);
+      await setExpiry(first, '2020-01-01T00:00:00.000Z');
+      await setExpiry(second, '2021-06-01T00:00:00.000Z');
+      expect((await get(id)).key_expiry).toBe('2021-06-01T00:00:00.000Z');
+      expect((await server.request('GET', '/api/2/lists/', { key: second })).status).toBe(401);
+    });
+
+    it('describes the keys of the administrator only, in its own account only', async () => {
+      const other = await server.createAccount('expiry-scope');
+      const otherKey = await server.createKey({
+        accountId: other.id,
+        permissions: ['superadmin'],
+        expiryMonths: 6,
+      });
+      const theirs = asAdmins(await server.request('GET', url(), { key: otherKey }));
+      expect(theirs).toHaveLength(1);
+      expect(Date.parse(theirs[0]?.key_expiry ?? '')).toBeGreaterThan(Date.now());
+      // Our account's administrators are untouched by their key.
+      const ours = asAdmins(await server.request('GET', url()));
+      expect(ours.find((admin) => admin.api === 2)?.key_expiry).toBeNull();
     });
   });
 

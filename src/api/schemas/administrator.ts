@@ -21,6 +21,13 @@ export const Administrator = z.looseObject({
   permissions: z.array(z.enum(PERMISSIONS)),
   limit_metadata: z.array(z.string()),
   limit_lists: z.array(z.string()),
+  /**
+   * Reference-server extension (not in spec v2): when the administrator's API keys stop working,
+   * the latest expiry of its keys (ISO 8601, like the `expiry` of key retrieval, §4.6), in the past
+   * once all have expired; null while one of them never expires. Absent when the administrator
+   * has no key, and from servers without the extension. Read-only.
+   */
+  key_expiry: z.iso.datetime().nullable().optional(),
 });
 export type Administrator = z.infer<typeof Administrator>;
 
@@ -51,6 +58,7 @@ const readOnlyFields = {
   api: readOnly(),
   authn_provider: readOnly(),
   can_write: readOnly('applies to API version 1 only: use permissions'),
+  key_expiry: readOnly('is read-only: retrieve a key with get_key and expiry_months'),
 };
 
 /** Spec §4.6 create: at minimum `username` (an email address for normal administrators). */

@@ -54,4 +54,7 @@ export const ROUTE_PERMISSIONS: Record<OperationName, RouteRule> = {
   'accounts.create': { anyOf: ['account'], global: true },
   'accounts.update': { anyOf: ['account'], global: true },
   'accounts.delete': { anyOf: ['account'], global: true },
+
+  // The address matters to whoever sets a cidr, which takes superadmin like every users.* write.
+  'caller.get': { anyOf: ['superadmin'] },
 };

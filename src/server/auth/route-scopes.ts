@@ -48,6 +48,8 @@ export const ROUTE_SCOPES: Record<OperationName, Scope> = {
   'accounts.create': 'accounts:write',
   'accounts.update': 'accounts:write',
   'accounts.delete': 'accounts:write',
+
+  'caller.get': 'users:read',
 };
 
 /**

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
 import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { authenticate } from '../auth/authenticate.ts';
+import { callerAddress } from '../auth/caller-address.ts';
 import { can, type Principal } from '../auth/principal.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
 import { ROUTE_SCOPES } from '../auth/route-scopes.ts';
@@ -73,7 +74,7 @@ export function defineRoute<K extends OperationName>(
     method: operation.method,
     url: `/api/2${operation.path}`,
     handler: async (request, reply) => {
-      const { principal, scopes } = await authenticate(deps.db, request.headers.authorization, request.ip);
+      const { principal, scopes } = await authenticate(deps.db, request.headers.authorization, callerAddress(request));
       const search = new URLSearchParams(queryStringOf(request.url));
       const accountIds = search.getAll(ACCOUNT_ID_PARAM);
       if (accountIds.length > 1) throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
@@ -208,8 +209,9 @@ async function resolveAccount(
     accountId = requested;
   }
   if (accountId === null) {
-    // Spec §4.8 rule 2: on /users/ a global key without account_id means the global users.
-    if (name.startsWith('users.')) return null;
+    // Spec §4.8 rule 2: on /users/ a global key without account_id means the global users. The
+    // caller.get extension reads no account's data, so it needs none either.
+    if (name.startsWith('users.') || name === 'caller.get') return null;
     throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key (spec §4.8)`);
   }
   const account = await findAccountById(deps.db, accountId);

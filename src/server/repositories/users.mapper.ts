@@ -12,8 +12,10 @@ function names(text: string): string[] {
 /**
  * Row → spec §2.6 administrator. Spec §9 rule 3: `username` is not applicable to version 2 keys and
  * `description` applies to them only, so each appears where it applies. Password hashes never leave.
+ * `keyExpiry` is the `key_expiry` extension (users.repository.ts), left out when undefined: the
+ * administrator has no key.
  */
-export function toAdministrator(row: AdministratorRow): Administrator {
+export function toAdministrator(row: AdministratorRow, keyExpiry?: string | null): Administrator {
   const identity =
     row.api === API_PERSON ? { username: row.username } : { description: row.description ?? '' };
   return {
@@ -30,5 +32,6 @@ export function toAdministrator(row: AdministratorRow): Administrator {
     permissions: names(row.permissions) as Administrator['permissions'],
     limit_metadata: names(row.limit_metadata),
     limit_lists: names(row.limit_lists),
+    ...(keyExpiry === undefined ? {} : { key_expiry: keyExpiry }),
   };
 }

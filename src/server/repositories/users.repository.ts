@@ -67,3 +67,32 @@ export function updateAdministratorRow(
 export async function deleteAdministratorRow(db: Kysely<Database>, id: number): Promise<void> {
   await db.deleteFrom('administrators').where('id', '=', id).execute();
 }
+
+/**
+ * The `key_expiry` extension of each administrator that has API keys: the latest expiry among its
+ * keys, or null while one of them never expires. Administrators without a key are not in the map.
+ */
+export async function selectKeyExpiries(
+  db: Kysely<Database>,
+  administratorIds: readonly number[],
+): Promise<Map<number, string | null>> {
+  if (administratorIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select((eb) => [
+      'administrator_id',
+      eb.fn.max('expires_at').as('latest'),
+      eb.fn.count('id').as('keys'),
+      // count(column) leaves out nulls: the keys that expire.
+      eb.fn.count('expires_at').as('expiring'),
+    ])
+    .where('administrator_id', 'in', administratorIds)
+    .groupBy('administrator_id')
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.administrator_id,
+      Number(row.keys) > Number(row.expiring) ? null : row.latest,
+    ]),
+  );
+}

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticationFailed, keyFromHeader } from '../auth/authenticate.ts';
 import { isAccessToken } from '../auth/authenticate-token.ts';
+import { callerAddress } from '../auth/caller-address.ts';
 import type { AppDeps } from '../http/app-deps.ts';
 import { HttpError } from '../http/http-error.ts';
 import {
@@ -222,7 +223,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (
         !bearer ||
         !isAccessToken(bearer) ||
-        !(await signOutWithAccessToken(db, bearer, request.ip))
+        !(await signOutWithAccessToken(db, bearer, callerAddress(request)))
       )
         throw authenticationFailed();
       return reply.send({ success: 1 });

@@ -20,6 +20,7 @@ import {
   findAdministratorById,
   findAdministratorByUsername,
   selectAdministrators,
+  selectKeyExpiries,
   updateAdministratorRow,
   usernameTaken,
 } from '../repositories/users.repository.ts';
@@ -32,7 +33,19 @@ import { issueKey } from './provisioning.service.ts';
 export type UserScope = number | null;
 
 export async function getUsers(db: Kysely<Database>, scope: UserScope): Promise<Administrator[]> {
-  return (await selectAdministrators(db, scope)).map(toAdministrator);
+  return withKeyExpiry(db, await selectAdministrators(db, scope));
+}
+
+/** Rows → administrators, each with the `key_expiry` extension when it has keys. */
+async function withKeyExpiry(db: Kysely<Database>, rows: AdministratorRow[]): Promise<Administrator[]> {
+  const expiries = await selectKeyExpiries(db, rows.map((row) => row.id));
+  return rows.map((row) => toAdministrator(row, expiries.get(row.id)));
+}
+
+async function oneWithKeyExpiry(db: Kysely<Database>, row: AdministratorRow): Promise<Administrator> {
+  const [administrator] = await withKeyExpiry(db, [row]);
+  if (!administrator) throw new Error('withKeyExpiry dropped a row');
+  return administrator;
 }
 
 /** Spec §4.6 get one: `:id` is the administrator id or the (URL-encoded) username. */
@@ -41,7 +54,7 @@ export async function getUser(
   scope: UserScope,
   idOrUsername: string,
 ): Promise<Administrator> {
-  return toAdministrator(await findUser(db, scope, idOrUsername));
+  return oneWithKeyExpiry(db, await findUser(db, scope, idOrUsername));
 }
 
 /** Spec §4.6 create: at minimum `username`; the new administrator is a person (api 0). */
@@ -137,9 +150,9 @@ export async function updateUser(
   if (fields.limit_metadata !== undefined)
     changes.limit_metadata = JSON.stringify(fields.limit_metadata);
   if (fields.limit_lists !== undefined) changes.limit_lists = JSON.stringify(fields.limit_lists);
-  if (Object.keys(changes).length === 0) return toAdministrator(row);
+  if (Object.keys(changes).length === 0) return oneWithKeyExpiry(db, row);
   try {
-    return toAdministrator(await updateAdministratorRow(db, row.id, changes));
+    return await oneWithKeyExpiry(db, await updateAdministratorRow(db, row.id, changes));
   } catch (error) {
     if (isUniqueViolation(error) && fields.username !== undefined)
       throw usernameInUse(fields.username);

@@ -46,7 +46,9 @@ type Expectation =
   /** A create whose body names the target's objects from another account: refused (4xx). */
   | 'refused-reference'
   /** A create in another account that names nothing of the target's: the target is untouched. */
-  | 'elsewhere';
+  | 'elsewhere'
+  /** 2xx with an answer that holds no account's data (the caller.get extension). */
+  | 'no-account-data';
 
 /** The outcomes after which no row anywhere may have changed. */
 const REFUSALS = new Set<Expectation>(['forbidden', 'not-found', 'bad-request', 'refused-reference']);
@@ -89,6 +91,7 @@ describeEachDialect('authorization matrix (SECURITY.md 15)', (dialect) => {
     if (ROUTE_PERMISSIONS[name].global) return holder === 'global' ? 'success' : 'forbidden';
     const scope = scopeOf(holder, target, mode);
     if (holder !== 'global' && scope !== accountIds[holder]) return 'forbidden';
+    if (resourceOf(name) === 'caller') return 'no-account-data';
     if (scope === accountIds[target]) return 'success';
     if (scope === null && resourceOf(name) !== 'users') return 'bad-request';
     // Spec §4.8 rule 2: without account_id a global key works on the global users, not the target's.
@@ -170,6 +173,7 @@ function judge(
       if (response.status !== 400) return got;
       return changes.wholeChanged ? 'but rows changed' : null;
     case 'isolated-list':
+    case 'no-account-data':
       if (!ok) return got;
       return mentionsTarget ? `but the answer holds the target's objects: ${response.body.slice(0, 200)}` : null;
     case 'refused-reference':

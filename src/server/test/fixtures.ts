@@ -16,7 +16,7 @@ import type { TestResponse, TestServer } from './harness.ts';
 /** Every operation of the contract, in the table's order. */
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
-export type Resource = 'contacts' | 'emails' | 'membership' | 'lists' | 'messages' | 'users' | 'accounts';
+export type Resource = 'contacts' | 'emails' | 'membership' | 'lists' | 'messages' | 'users' | 'accounts' | 'caller';
 
 export function resourceOf(name: OperationName): Resource {
   return name.slice(0, name.indexOf('.')) as Resource;
@@ -189,6 +189,7 @@ export async function prepareCall(
     case 'messages.list':
     case 'users.list':
     case 'accounts.list':
+    case 'caller.get':
       return { references: false };
     case 'contacts.get':
       return { pathId: seed.contactId, references: false };

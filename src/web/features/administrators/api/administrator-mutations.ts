@@ -51,15 +51,20 @@ export function useDeleteAdministrator(accountId: AccountId) {
 
 /**
  * Spec §4.6 key retrieval: a new key for the administrator, optionally expiring after 1, 3, 6 or
- * 12 months. The answer is shown once and never cached; only its expiry is remembered.
+ * 12 months. The answer is shown once and never cached; only its expiry is remembered, and the
+ * administrators are read again for the server's `key_expiry`, which counts every key.
  */
 export function useRetrieveKey(accountId: AccountId) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [accountId, 'administrators', 'retrieve-key'],
     // The key leaves the mutation cache as soon as its dialog lets go of it.
     gcTime: 0,
     mutationFn: ({ id, months }: { id: Id; months?: 1 | 3 | 6 | 12 }) =>
       apiFor(accountId).users.retrieveKey(id, months),
-    onSuccess: (answer, { id }) => rememberKeyExpiry(accountId, String(id), answer.expiry ?? null),
+    onSuccess: (answer, { id }) => {
+      rememberKeyExpiry(accountId, String(id), answer.expiry ?? null);
+      return queryClient.invalidateQueries({ queryKey: administratorQueries.all(accountId) });
+    },
   });
 }

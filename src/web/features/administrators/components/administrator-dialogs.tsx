@@ -10,7 +10,7 @@ import {
   useRetrieveKey,
   useUpdateAdministrator,
 } from '../api/administrator-mutations.ts';
-import { formValuesOf, toCreateInput, toUpdateInput } from '../model/administrator-form.ts';
+import { formValuesOf, kindOf, toCreateInput, toUpdateInput } from '../model/administrator-form.ts';
 import { AdministratorForm } from './administrator-form.tsx';
 import { administratorName, isKey } from './administrator-name.ts';
 
@@ -64,7 +64,7 @@ export function EditAdministratorDialog({
     update.reset();
     onClose();
   };
-  const kind = administrator && isKey(administrator) ? 'key' : 'person';
+  const kind = administrator ? kindOf(administrator) : 'person';
   return (
     <Dialog
       open={administrator !== null}

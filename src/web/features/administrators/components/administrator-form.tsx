@@ -8,12 +8,17 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
+import { callerQueries } from '../api/caller-queries.ts';
 import {
   ADMINISTRATOR_FORM_FIELDS,
   administratorFormSchema,
+  versionFields,
   type AdministratorFormValues,
   type AdministratorKind,
 } from '../model/administrator-form.ts';
+import { cidrWarning } from '../model/cidr-warning.ts';
+import { LimitMetadataPicker } from './limit-metadata-picker.tsx';
+import { LinesField } from './lines-field.tsx';
 import {
   NOTIFICATION_MEANINGS,
   PERMISSION_GROUPS,
@@ -39,9 +44,10 @@ interface AdministratorFormProps {
 const LIMIT_PERMISSIONS = new Set(['limit_lists', 'limit_metadata']);
 
 /**
- * The inputs of an administrator, shared by create and edit (spec §2.6). Spec §9 rule 3: a person
- * has a username, a version 2 key a description. The limits appear only while their permission is
- * on.
+ * The inputs of an administrator, shared by create and edit (spec §2.6). Spec §9 rule 3: only the
+ * fields of the administrator's API version appear (model/administrator-form.ts). The limits
+ * appear only while their permission is on. The `cidr` warns, as it is typed, when it would shut
+ * out the address in use (where the server tells it, api/caller-queries.ts).
  */
 export function AdministratorForm({
   accountId,
@@ -62,6 +68,10 @@ export function AdministratorForm({
   const permissions = useWatch({ control: form.control, name: 'permissions' });
   const limitsLists = permissions.includes('limit_lists');
   const limitsMetadata = permissions.includes('limit_metadata');
+  const fields = versionFields(kind);
+  const cidr = useWatch({ control: form.control, name: 'cidr' });
+  const callerAddress = useQuery({ ...callerQueries.address(), enabled: fields.cidr });
+  const warning = fields.cidr ? cidrWarning(cidr, callerAddress.data ?? null) : null;
   const [serverError, setServerError] = useState<unknown>(null);
 
   const submit = form.handleSubmit(async (values) => {
@@ -78,11 +88,16 @@ export function AdministratorForm({
   const fieldProps = (
     name: keyof AdministratorFormValues,
     error: { message?: string } | undefined,
+    warned = false,
   ) => ({
     id: `${id}-${name}`,
     'aria-invalid': error ? true : undefined,
     'aria-describedby':
-      [error ? `${id}-${name}-error` : '', hints[name] ? `${id}-${name}-hint` : '']
+      [
+        error ? `${id}-${name}-error` : '',
+        warned ? `${id}-${name}-warning` : '',
+        hints[name] ? `${id}-${name}-hint` : '',
+      ]
         .filter(Boolean)
         .join(' ') || undefined,
   });
@@ -106,7 +121,7 @@ export function AdministratorForm({
   return (
     <form className="stack" onSubmit={submit} noValidate aria-label={submitLabel}>
       <div className="form-grid">
-        {kind === 'key' ? (
+        {fields.description && (
           <div className="field">
             <label htmlFor={`${id}-description`}>Description</label>
             <input
@@ -116,12 +131,15 @@ export function AdministratorForm({
             />
             {fieldError('description', 'The description', errors.description)}
           </div>
-        ) : (
+        )}
+        {fields.username && (
           <div className="field">
-            <label htmlFor={`${id}-username`}>Username (email address)</label>
+            <label htmlFor={`${id}-username`}>
+              {kind === 'v1' ? 'Username' : 'Username (email address)'}
+            </label>
             <input
               {...fieldProps('username', errors.username)}
-              type="email"
+              type={kind === 'v1' ? 'text' : 'email'}
               autoComplete="off"
               data-initial-focus
               {...form.register('username')}
@@ -145,17 +163,27 @@ export function AdministratorForm({
             {...form.register('surname')}
           />
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-cidr`}>IP restriction (CIDR)</label>
-          <input
-            {...fieldProps('cidr', errors.cidr)}
-            autoComplete="off"
-            spellCheck={false}
-            {...form.register('cidr')}
-          />
-          {hint('cidr')}
-          {fieldError('cidr', 'The IP restriction', errors.cidr)}
-        </div>
+        {fields.cidr && (
+          <div className="field">
+            <label htmlFor={`${id}-cidr`}>IP restriction (CIDR)</label>
+            <input
+              {...fieldProps('cidr', errors.cidr, warning !== null)}
+              autoComplete="off"
+              spellCheck={false}
+              {...form.register('cidr')}
+            />
+            {hint('cidr')}
+            {fieldError('cidr', 'The IP restriction', errors.cidr)}
+            {/* Announced as it appears while typing; present (empty) before, so it is heard. */}
+            <div aria-live="polite">
+              {warning && (
+                <p id={`${id}-cidr-warning`} className="notice warning">
+                  {warning}
+                </p>
+              )}
+            </div>
+          </div>
+        )}
       </div>
       <div className="checkbox-field">
         <input id={`${id}-custom_image`} type="checkbox" {...form.register('custom_image')} />
@@ -217,27 +245,16 @@ export function AdministratorForm({
           control={form.control}
           name="limit_lists"
           render={({ field }) => (
-            <div className="field">
-              <label htmlFor={`${id}-limit_lists`}>Lists this administrator is limited to</label>
-              <textarea
-                rows={3}
-                spellCheck={false}
-                {...fieldProps('limit_lists', errors.limit_lists)}
-                aria-describedby={[
-                  errors.limit_lists ? `${id}-limit_lists-error` : '',
-                  `${id}-limit_lists-hint`,
-                ]
-                  .filter(Boolean)
-                  .join(' ')}
-                value={field.value.join('\n')}
-                onChange={(event) => field.onChange(event.target.value.split('\n'))}
-                onBlur={field.onBlur}
-              />
-              <p id={`${id}-limit_lists-hint`} className="hint">
-                One list name per line (global administrators are not tied to one account).
-              </p>
-              {fieldError('limit_lists', 'The list limit', errors.limit_lists)}
-            </div>
+            <LinesField
+              id={`${id}-limit_lists`}
+              label="Lists this administrator is limited to"
+              hint="One list name per line (global administrators are not tied to one account)."
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={fieldError('limit_lists', 'The list limit', errors.limit_lists)}
+              errorId={errors.limit_lists ? `${id}-limit_lists-error` : undefined}
+            />
           )}
         />
       )}
@@ -257,18 +274,21 @@ export function AdministratorForm({
         />
       )}
       {limitsMetadata && (
-        <div className="field">
-          <label htmlFor={`${id}-limit_metadata`}>
-            Custom fields this administrator is limited to
-          </label>
-          <textarea
-            rows={3}
-            {...fieldProps('limit_metadata', errors.limit_metadata)}
-            {...form.register('limit_metadata')}
-          />
-          {hint('limit_metadata')}
-          {fieldError('limit_metadata', 'The custom-field limit', errors.limit_metadata)}
-        </div>
+        <Controller
+          control={form.control}
+          name="limit_metadata"
+          render={({ field }) => (
+            <LimitMetadataPicker
+              accountId={accountId}
+              groupLevel={groupLevel}
+              id={`${id}-limit_metadata`}
+              value={field.value}
+              onChange={field.onChange}
+              error={fieldError('limit_metadata', 'The custom-field limit', errors.limit_metadata)}
+              errorId={errors.limit_metadata ? `${id}-limit_metadata-error` : undefined}
+            />
+          )}
+        />
       )}
       <Controller
         control={form.control}
@@ -301,8 +321,6 @@ export function AdministratorForm({
 
 const hints: Partial<Record<keyof AdministratorFormValues, string>> = {
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
-  limit_metadata:
-    'One custom field per line, by its identifier if it has one, otherwise by its full name (the API cannot list an account’s custom fields).',
 };
 
 function LimitListsPicker({

@@ -6,7 +6,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { administratorQueries } from '../api/administrator-queries.ts';
-import { timeToExpiry, useKeyExpiry } from '../lib/key-expiry.ts';
+import { keyExpiryStatus, useKeyExpiry } from '../lib/key-expiry.ts';
 import { summarizePermissions } from '../model/permissions.ts';
 import {
   CreateAdministratorDialog,
@@ -36,6 +36,8 @@ export function AdministratorsTable({
     null,
   );
   const on = (action: Action) => (acting?.action === action ? acting.administrator : null);
+  const serverReportsExpiry =
+    administrators.data?.some((administrator) => administrator.key_expiry !== undefined) ?? false;
   const done = () => setActing(null);
 
   let content;
@@ -67,6 +69,7 @@ export function AdministratorsTable({
                 key={String(administrator.id)}
                 accountId={accountId}
                 administrator={administrator}
+                serverReportsExpiry={serverReportsExpiry}
                 onAction={(action) => setActing({ action, administrator })}
               />
             ))}
@@ -108,18 +111,23 @@ export function AdministratorsTable({
 function AdministratorRow({
   accountId,
   administrator,
+  serverReportsExpiry,
   onAction,
 }: {
   accountId: AccountId;
   administrator: Administrator;
+  /** The server sends the `key_expiry` extension (lib/key-expiry.ts). */
+  serverReportsExpiry: boolean;
   onAction: (action: Action) => void;
 }) {
-  const expiry = useKeyExpiry(accountId, String(administrator.id));
+  const retrievedHere = useKeyExpiry(accountId, String(administrator.id));
+  const { text: expiryText, expiry } = keyExpiryStatus(
+    administrator,
+    retrievedHere,
+    serverReportsExpiry,
+  );
   const name = administratorName(administrator);
   const fullName = [administrator.firstname, administrator.surname].filter(Boolean).join(' ');
-  let expiryText = 'Not retrieved in this tab';
-  if (expiry === null) expiryText = 'Never';
-  else if (expiry !== undefined) expiryText = timeToExpiry(expiry);
   return (
     <tr>
       <th scope="row">{name}</th>

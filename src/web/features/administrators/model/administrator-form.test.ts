@@ -3,8 +3,10 @@ import { AdministratorCreate, AdministratorUpdate } from '../../../../api/schema
 import {
   administratorFormSchema,
   formValuesOf,
+  kindOf,
   toCreateInput,
   toUpdateInput,
+  versionFields,
 } from './administrator-form.ts';
 import {
   PERMISSION_GROUPS,
@@ -39,7 +41,7 @@ describe('the administrator form', () => {
         ...blank,
         permissions: ['limit_lists', 'limit_metadata'],
         limit_lists: ['news'],
-        limit_metadata: '\n region \n',
+        limit_metadata: ['', ' region ', ''],
       }),
     ).toEqual([]);
   });
@@ -50,7 +52,7 @@ describe('the administrator form', () => {
       username: 'ann@example.com',
       permissions: ['list' as const],
       limit_lists: ['news'],
-      limit_metadata: 'region',
+      limit_metadata: ['region'],
     };
     const create = toCreateInput(values);
     expect(AdministratorCreate.parse(create)).toEqual(create);
@@ -62,6 +64,32 @@ describe('the administrator form', () => {
     expect(key).toMatchObject({ description: 'CI', cidr: null });
     expect(key).not.toHaveProperty('username');
     expect(toUpdateInput('person', values)).not.toHaveProperty('description');
+  });
+});
+
+describe('API versions (spec §9)', () => {
+  it('tells people, version 2 keys and version 1 administrators apart by api', () => {
+    expect([0, 1, 2].map((api) => kindOf({ api }))).toEqual(['person', 'v1', 'key']);
+  });
+
+  it('sends only the fields of the administrator’s version', () => {
+    const values = { ...blank, username: 'v1-key', description: 'x', cidr: '10.0.0.0/8' };
+    const v1 = toUpdateInput('v1', values);
+    expect(v1).toMatchObject({ username: 'v1-key' });
+    expect(v1).not.toHaveProperty('cidr');
+    expect(v1).not.toHaveProperty('description');
+    expect(toUpdateInput('person', values)).toMatchObject({ cidr: '10.0.0.0/8' });
+    expect(versionFields('v1')).toEqual({ username: true, description: false, cidr: false });
+    expect(versionFields('key')).toEqual({ username: false, description: true, cidr: true });
+  });
+
+  it('needs a username of a version 1 administrator, not an email address, and no cidr', () => {
+    const schema = administratorFormSchema('v1');
+    expect(schema.safeParse({ ...blank, username: 'legacy' }).success).toBe(true);
+    expect(schema.safeParse({ ...blank, username: ' ' }).success).toBe(false);
+    // Its cidr is hidden (version 2 only): whatever the server holds there cannot block the form.
+    expect(schema.safeParse({ ...blank, username: 'legacy', cidr: 'n/a' }).success).toBe(true);
+    expect(administratorFormSchema('key').safeParse({ ...blank, cidr: 'n/a' }).success).toBe(false);
   });
 });
 

@@ -9,30 +9,56 @@ import type {
 
 /**
  * What the form edits. `kind` follows spec §9 rule 3: a person (`api` 0) has a username, a
- * version 2 key has a description instead. `limit_metadata` is typed one custom field per line:
- * the API has no endpoint listing an account's custom fields.
+ * version 2 key has a description instead, a version 1 administrator (another server's) has a
+ * username and no `description` or `cidr`, which apply to version 2 only. The limits are arrays
+ * of names that may hold blank lines while being typed.
  */
-export type AdministratorKind = 'new' | 'person' | 'key';
+export type AdministratorKind = 'new' | 'person' | 'key' | 'v1';
+
+/** Spec §9 rule 2: `api` 0 is a person, otherwise the API version the administrator is for. */
+export function kindOf(
+  administrator: Pick<Administrator, 'api'>,
+): Exclude<AdministratorKind, 'new'> {
+  if (administrator.api === 0) return 'person';
+  return administrator.api === 1 ? 'v1' : 'key';
+}
+
+/**
+ * Spec §9 rule 3: the version-specific fields the form shows. A person keeps `cidr`: the reference
+ * server restricts the keys retrieved for a person, and its sign-in tokens, by it.
+ */
+export function versionFields(kind: AdministratorKind) {
+  return { username: kind !== 'key', description: kind === 'key', cidr: kind !== 'v1' };
+}
+
+function usernameSchema(kind: AdministratorKind) {
+  if (kind === 'key') return z.string();
+  // Spec §2.6: an email address for normal administrators; a version 1 key's may be anything.
+  return kind === 'v1' ? z.string().trim().min(1, 'is required') : EmailAddress;
+}
 
 export function administratorFormSchema(kind: AdministratorKind) {
   return z
     .object({
-      username: kind === 'key' ? z.string() : EmailAddress,
+      username: usernameSchema(kind),
       description: z.string(),
       firstname: z.string(),
       surname: z.string(),
-      cidr: z.string().refine((v) => v.trim() === '' || isCidr(v.trim()), {
-        message: 'is not a valid IP address or CIDR range (e.g. 203.0.113.0/24)',
-      }),
+      // Checked only where it is shown: a hidden field must not hold the form back.
+      cidr: z
+        .string()
+        .refine((v) => !versionFields(kind).cidr || v.trim() === '' || isCidr(v.trim()), {
+          message: 'is not a valid IP address or CIDR range (e.g. 203.0.113.0/24)',
+        }),
       custom_image: z.boolean(),
       welcome_email: z.boolean(),
       permissions: z.array(z.enum(PERMISSIONS)),
       notifications: z.array(z.enum(NOTIFICATIONS)),
       limit_lists: z.array(z.string()),
-      limit_metadata: z.string(),
+      limit_metadata: z.array(z.string()),
     })
     .superRefine((values, ctx) => {
-      const lists = listNames(values.limit_lists);
+      const lists = namesOf(values.limit_lists);
       const invalid = lists.find((name) => !ListName.safeParse(name).success);
       if (values.permissions.includes('limit_lists') && invalid !== undefined) {
         ctx.addIssue({
@@ -48,7 +74,10 @@ export function administratorFormSchema(kind: AdministratorKind) {
           message: 'names at least one list while the limit_lists permission is on',
         });
       }
-      if (values.permissions.includes('limit_metadata') && metadataNames(values).length === 0) {
+      if (
+        values.permissions.includes('limit_metadata') &&
+        namesOf(values.limit_metadata).length === 0
+      ) {
         ctx.addIssue({
           code: 'custom',
           path: ['limit_metadata'],
@@ -71,16 +100,9 @@ export const ADMINISTRATOR_FORM_FIELDS = [
   'limit_metadata',
 ] as const;
 
-/** Typed list names (group level) may hold blank lines while being typed. */
-function listNames(names: readonly string[]): string[] {
-  return names.map((name) => name.trim()).filter((name) => name !== '');
-}
-
-function metadataNames(values: Pick<AdministratorFormValues, 'limit_metadata'>): string[] {
-  return values.limit_metadata
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
+/** Typed names may hold blank lines and spaces while being typed. */
+function namesOf(lines: readonly string[]): string[] {
+  return lines.map((name) => name.trim()).filter((name) => name !== '');
 }
 
 export function formValuesOf(administrator: Administrator | null): AdministratorFormValues {
@@ -95,7 +117,7 @@ export function formValuesOf(administrator: Administrator | null): Administrator
     permissions: administrator?.permissions ?? [],
     notifications: administrator?.notifications ?? [],
     limit_lists: administrator?.limit_lists ?? [],
-    limit_metadata: (administrator?.limit_metadata ?? []).join('\n'),
+    limit_metadata: administrator?.limit_metadata ?? [],
   };
 }
 
@@ -109,8 +131,8 @@ function common(values: AdministratorFormValues) {
     custom_image: values.custom_image,
     permissions: values.permissions,
     notifications: values.notifications,
-    limit_lists: limitsLists ? listNames(values.limit_lists) : [],
-    limit_metadata: limitsMetadata ? metadataNames(values) : [],
+    limit_lists: limitsLists ? namesOf(values.limit_lists) : [],
+    limit_metadata: limitsMetadata ? namesOf(values.limit_metadata) : [],
   };
 }
 
@@ -125,17 +147,17 @@ export function toCreateInput(values: AdministratorFormValues): AdministratorCre
   };
 }
 
-/** Spec §4.6 update; §9 rule 3: a key has a description and no username, a person the reverse. */
+/** Spec §4.6 update, with only the fields of the administrator's API version (§9 rule 3). */
 export function toUpdateInput(
   kind: Exclude<AdministratorKind, 'new'>,
   values: AdministratorFormValues,
 ): AdministratorUpdate {
+  const fields = versionFields(kind);
   const cidr = values.cidr.trim();
   return {
-    ...(kind === 'key'
-      ? { description: values.description.trim() }
-      : { username: values.username.trim() }),
+    ...(fields.username ? { username: values.username.trim() } : {}),
+    ...(fields.description ? { description: values.description.trim() } : {}),
     ...common(values),
-    cidr: cidr === '' ? null : cidr,
+    ...(fields.cidr ? { cidr: cidr === '' ? null : cidr } : {}),
   };
 }
