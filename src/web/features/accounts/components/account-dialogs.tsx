@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SUBSCRIPTION_MODES } from '../../../../api/constants.ts';
 import type { Account, AccountDetail } from '../../../../api/schemas/account.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
@@ -324,52 +325,26 @@ export function DeleteAccountDialog({
   onClose: () => void;
 }) {
   const remove = useDeleteAccount();
-  const [typed, setTyped] = useState('');
-  const id = useId();
   const close = () => {
     remove.reset();
-    setTyped('');
     onClose();
   };
   const name = account?.name ?? '';
   return (
-    <Dialog open={account !== null} onClose={close} title={`Delete the account ${name}?`}>
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (account && typed === name) remove.mutate(account.id, { onSuccess: close });
-        }}
-      >
-        <p className="notice warning">
-          Every contact, list, message, administrator and API key of {name} is deleted with it. This
-          cannot be undone.
-        </p>
-        <div className="field">
-          <label htmlFor={`${id}-confirm`}>Type {name} to confirm</label>
-          <input
-            id={`${id}-confirm`}
-            autoComplete="off"
-            spellCheck={false}
-            data-initial-focus
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-        </div>
-        {remove.isError && <ErrorMessage error={remove.error} />}
-        <div className="actions">
-          <button
-            type="submit"
-            className="button danger"
-            disabled={typed !== name || remove.isPending}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete the account'}
-          </button>
-          <button type="button" className="button" onClick={close}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <ConfirmDialog
+      open={account !== null}
+      title={`Delete the account ${name}?`}
+      confirmLabel="Delete the account"
+      typeToConfirm={{ value: name, label: `Type ${name} to confirm` }}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onClose={close}
+      onConfirm={() => account && remove.mutate(account.id, { onSuccess: close })}
+    >
+      <p className="notice warning">
+        Every contact, list, message, administrator and API key of {name} is deleted with it. This
+        cannot be undone.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { EXPIRY_MONTHS } from '../../../../api/constants.ts';
 import type { Administrator, RetrievedKey } from '../../../../api/schemas/administrator.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
@@ -108,28 +109,22 @@ export function DeleteAdministratorDialog({
   };
   const name = administrator ? administratorName(administrator) : '';
   return (
-    <Dialog open={administrator !== null} onClose={close} title={`Delete ${name}?`}>
+    <ConfirmDialog
+      open={administrator !== null}
+      title={`Delete ${name}?`}
+      confirmLabel="Delete the administrator"
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onClose={close}
+      onConfirm={() => administrator && remove.mutate(administrator.id, { onSuccess: close })}
+    >
       <p>
         {administrator && isKey(administrator)
           ? 'Programs using this API key lose access at once.'
           : 'This administrator and every API key retrieved for it lose access at once.'}{' '}
         This cannot be undone.
       </p>
-      {remove.isError && <ErrorMessage error={remove.error} />}
-      <div className="actions">
-        <button
-          type="button"
-          className="button danger"
-          disabled={remove.isPending}
-          onClick={() => administrator && remove.mutate(administrator.id, { onSuccess: close })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete the administrator'}
-        </button>
-        <button type="button" className="button" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

@@ -1,6 +1,5 @@
 import type { Id } from '../../../../api/primitives.ts';
-import { Dialog } from '../../../components/dialog.tsx';
-import { ErrorMessage } from '../../../components/error-message.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useDeleteContact } from '../api/contact-mutations.ts';
 
@@ -26,25 +25,19 @@ export function DeleteContactDialog({
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title={`Delete the contact ${name}?`}>
+    <ConfirmDialog
+      open={open}
+      title={`Delete the contact ${name}?`}
+      confirmLabel="Delete the contact"
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onClose={close}
+      onConfirm={() =>
+        // mutateAsync: the page may unmount before this resolves; the error shows via isError.
+        void remove.mutateAsync(contactId).then(onDeleted, () => undefined)
+      }
+    >
       <p>Its email addresses and list memberships are deleted with it. This cannot be undone.</p>
-      {remove.isError && <ErrorMessage error={remove.error} />}
-      <div className="actions">
-        <button
-          type="button"
-          className="button danger"
-          disabled={remove.isPending}
-          onClick={() =>
-            // mutateAsync: the page may unmount before this resolves; the error shows via isError.
-            remove.mutateAsync(contactId).then(onDeleted, () => undefined)
-          }
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete the contact'}
-        </button>
-        <button type="button" className="button" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

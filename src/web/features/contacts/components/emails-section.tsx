@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type * as z from 'zod';
 import { EmailCreate, type Email } from '../../../../api/schemas/email.ts';
-import { Dialog } from '../../../components/dialog.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
@@ -191,7 +191,25 @@ function DeleteEmailDialog({
     onClose();
   };
   return (
-    <Dialog open={email !== null} onClose={close} title={`Delete ${email?.email ?? ''}?`}>
+    <ConfirmDialog
+      open={email !== null}
+      title={`Delete ${email?.email ?? ''}?`}
+      confirmLabel={isLast ? 'Delete the address and the contact' : 'Delete the address'}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      onClose={close}
+      onConfirm={() =>
+        email &&
+        // mutateAsync: the page may unmount (its contact is gone) before this resolves.
+        void remove
+          .mutateAsync({ id: email.id, contact: email.contact, last: isLast })
+          .then(() => {
+            close();
+            if (isLast) onContactDeleted();
+          })
+          .catch(() => undefined) // shown by remove.isError
+      }
+    >
       {isLast ? (
         <p className="notice">
           <strong>This is the contact’s only address.</strong> Deleting it deletes the contact too,
@@ -200,35 +218,6 @@ function DeleteEmailDialog({
       ) : (
         <p>The address no longer receives list mail. This cannot be undone.</p>
       )}
-      {remove.isError && <ErrorMessage error={remove.error} />}
-      <div className="actions">
-        <button
-          type="button"
-          className="button danger"
-          disabled={remove.isPending}
-          onClick={
-            () =>
-              email &&
-              // mutateAsync: the page may unmount (its contact is gone) before this resolves.
-              remove
-                .mutateAsync({ id: email.id, contact: email.contact, last: isLast })
-                .then(() => {
-                  close();
-                  if (isLast) onContactDeleted();
-                })
-                .catch(() => undefined) // shown by remove.isError
-          }
-        >
-          {remove.isPending
-            ? 'Deleting…'
-            : isLast
-              ? 'Delete the address and the contact'
-              : 'Delete the address'}
-        </button>
-        <button type="button" className="button" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

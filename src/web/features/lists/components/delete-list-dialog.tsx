@@ -1,6 +1,4 @@
-import { useId, useState } from 'react';
-import { Dialog } from '../../../components/dialog.tsx';
-import { ErrorMessage } from '../../../components/error-message.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useDeleteList } from '../api/delete-list.ts';
 
@@ -22,75 +20,28 @@ export function DeleteListDialog({
     onClose();
   };
   return (
-    <Dialog open={name !== null} onClose={close} title={`Delete the list ${name ?? ''}?`}>
-      {name !== null && (
-        <ConfirmByName
-          name={name}
-          pending={deleteList.isPending}
-          error={deleteList.isError ? deleteList.error : null}
-          onCancel={close}
-          onConfirm={() =>
-            deleteList.mutate(name, {
-              onSuccess: () => {
-                close();
-                onDeleted?.();
-              },
-            })
-          }
-        />
-      )}
-    </Dialog>
-  );
-}
-
-function ConfirmByName({
-  name,
-  pending,
-  error,
-  onCancel,
-  onConfirm,
-}: {
-  name: string;
-  pending: boolean;
-  error: unknown;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  const [typed, setTyped] = useState('');
-  const inputId = useId();
-  const matches = typed === name;
-  return (
-    <form
-      className="stack"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (matches) onConfirm();
-      }}
+    <ConfirmDialog
+      open={name !== null}
+      title={`Delete the list ${name ?? ''}?`}
+      confirmLabel="Delete the list"
+      typeToConfirm={{ value: name ?? '', label: `Type the list’s name, ${name ?? ''}, to confirm` }}
+      pending={deleteList.isPending}
+      error={deleteList.isError ? deleteList.error : null}
+      onClose={close}
+      onConfirm={() =>
+        name !== null &&
+        deleteList.mutate(name, {
+          onSuccess: () => {
+            close();
+            onDeleted?.();
+          },
+        })
+      }
     >
       <p>
         Its members stay in the address book, but lose their membership of this list. This cannot be
         undone.
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>Type the list’s name, {name}, to confirm</label>
-        <input
-          id={inputId}
-          autoComplete="off"
-          spellCheck={false}
-          data-initial-focus
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-        />
-      </div>
-      {error !== null && <ErrorMessage error={error} />}
-      <div className="actions">
-        <button type="submit" className="button danger" disabled={pending || !matches}>
-          {pending ? 'Deleting…' : 'Delete the list'}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ConfirmDialog>
   );
 }
