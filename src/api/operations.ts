@@ -12,7 +12,7 @@ import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
 import { List, ListCollection, ListCreate, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
-import { MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
+import { MessageImage, MessageImageQuery, MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -33,7 +33,21 @@ export interface Operation {
 
 const NoQuery = z.strictObject({});
 
-/** Every operation of spec §4.1–4.7, keyed `resource.action`. Client, server and tests share it. */
+/**
+ * The `section` of a reference-server extension: an operation beyond spec §4 (the spec-coverage
+ * test holds every other section to the spec's tables, and lists these with their reasons). The
+ * dashboard feature-detects them: a server without one answers 404 and the feature says so.
+ */
+export const EXTENSION = 'extension';
+
+/**
+ * Every operation of spec §4.1–4.7, keyed `resource.action`, and the reference server's extensions
+ * (`section: EXTENSION`). Client, server and tests share it.
+ *
+ * `messages.image` (extension): a remote image the message's HTML references, fetched by the server
+ * and answered as a `data:` URL (`{url, data_url}`), so the dashboard can show it after "show images"
+ * without relaxing its CSP (SECURITY.md 13, 24); http(s), raster types, size and time capped.
+ */
 export const OPERATIONS = {
   'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact },
   'contacts.list': { section: '4.1', method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage },
@@ -61,6 +75,7 @@ export const OPERATIONS = {
   'messages.get': { section: '4.5', method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message },
   'messages.send': { section: '4.5', method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody },
   'messages.delete': { section: '4.5', method: 'DELETE', path: '/messages/:id/', response: SuccessBody },
+  'messages.image': { section: EXTENSION, method: 'GET', path: '/messages/:id/images/', query: MessageImageQuery, response: MessageImage },
 
   'users.list': { section: '4.6', method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true },
   'users.get': { section: '4.6', method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator },

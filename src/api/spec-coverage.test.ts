@@ -14,7 +14,7 @@ import {
   PERMISSIONS,
   SUBSCRIPTION_MODES,
 } from './constants.ts';
-import { OPERATIONS, type Operation } from './operations.ts';
+import { EXTENSION, OPERATIONS, type Operation } from './operations.ts';
 import { AccountUpdate } from './schemas/account.ts';
 import { ListUpdate } from './schemas/list.ts';
 import {
@@ -77,6 +77,12 @@ const SERVICE_ASSIGNED: Record<string, Record<string, string>> = {
 const QUERY_EXTENSIONS: Record<string, string> = {
   'accounts.list':
     '§4.7 lists page/limit/listname/username/description under "Get one", where paging makes no sense; the contract accepts them on "Get all" too',
+};
+
+/** Operations beyond spec §4 (`section: EXTENSION`), each with its reason. */
+const EXTENSION_OPERATIONS: Record<string, string> = {
+  'messages.image':
+    'SECURITY.md 13 and 24: a message\'s remote images, shown after "show images" as data: URLs, so the dashboard\'s CSP stays strict',
 };
 
 const specFile = readSpec();
@@ -307,6 +313,20 @@ function defineCoverage(tables: SpecTable[], text: string) {
           expect.arrayContaining(['get_key', 'expiry_months']),
         );
         expect(Object.keys(shapeOf(operation.response))).toContain('key');
+      });
+
+      it('has no operation outside §4.1–4.7 but the listed extensions', () => {
+        const sections = new Set(operationTables.map((t) => t.section));
+        for (const [name, operation] of Object.entries(OPERATIONS)) {
+          if (operation.section === EXTENSION) {
+            expect(EXTENSION_OPERATIONS[name], `${name}: a listed extension`).toBeDefined();
+          } else {
+            expect(sections.has(operation.section), `${name}: §${operation.section}`).toBe(true);
+          }
+        }
+        for (const name of Object.keys(EXTENSION_OPERATIONS)) {
+          expect(OPERATIONS[name as keyof typeof OPERATIONS]?.section, name).toBe(EXTENSION);
+        }
       });
 
       it('every path ends with a slash (spec §1 rule 1)', () => {
