@@ -73,6 +73,8 @@ async function corpusAccount(server: RunningServer) {
     content_plain: xssCorpusText,
     content_html: xssCorpusText,
   });
+  const [message] = (await api.messages.list({ limit: 1, direction: 'desc' })).data;
+  if (!message) throw new Error('the message just sent is not listed');
   const admin = { firstname: next(), surname: next() };
   await api.users.create({ username: 'moderator@corpus.example', ...admin, welcome_email: false });
   return {
@@ -82,6 +84,7 @@ async function corpusAccount(server: RunningServer) {
     contactName,
     listDescription,
     subject,
+    messageId: message.id,
     admin,
     description: xssPayload(0),
   };
@@ -135,6 +138,16 @@ const routes: Route[] = [
     path: ({ account }) => `/a/${account.id}/messages`,
     heading: () => 'Messages',
     shows: ({ subject }) => subject,
+  },
+  {
+    name: 'a message',
+    path: ({ account, messageId }) => `/a/${account.id}/messages/${messageId}`,
+    heading: ({ subject }) => subject,
+  },
+  {
+    name: 'New message',
+    path: ({ account }) => `/a/${account.id}/messages/new`,
+    heading: () => 'New message',
   },
   {
     name: 'Administrators',

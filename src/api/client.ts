@@ -113,6 +113,8 @@ export function createApiClient(options: ApiClientOptions) {
       get: (messageId: Id) => call('messages.get', { params: id(messageId) }),
       send: (body: Body<'messages.send'>) => call('messages.send', { body }),
       delete: (messageId: Id) => call('messages.delete', { params: id(messageId) }),
+      /** Reference-server extension: a remote image of the message as a `data:` URL. */
+      image: (messageId: Id, url: string) => call('messages.image', { params: id(messageId), query: { url } }),
     },
     users: {
       list: () => call('users.list'),

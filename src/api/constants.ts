@@ -90,6 +90,21 @@ export const MFA_TYPES = ['otp', 'sms'] as const;
 /** Spec §4.5: message ordering by time. */
 export const MESSAGE_DIRECTIONS = ['asc', 'desc'] as const;
 
+/**
+ * Reference-server extension (operations.ts `messages.image`): the image types the server fetches
+ * for a message's remote images, and the largest it fetches. Raster types only: an SVG can carry
+ * scripts and references of its own.
+ */
+export const PROXIED_IMAGE_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+] as const;
+export const PROXIED_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+
 /** Spec §7: the one error text the spec fixes. */
 export const AUTHENTICATION_FAILED = 'Authentication failed';
 

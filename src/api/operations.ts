@@ -13,7 +13,7 @@ import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
 import { List, ListCollection, ListCreate, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
-import { MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
+import { MessageImage, MessageImageQuery, MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -36,6 +36,13 @@ export interface Operation {
 }
 
 const NoQuery = z.strictObject({});
+
+/**
+ * The `section` of a reference-server extension: an operation beyond spec §4, with its reason in
+ * `extension` (the spec-coverage test holds every other section to the spec's tables). The
+ * dashboard feature-detects them: a server without one answers 404 and the feature does without.
+ */
+export const EXTENSION = 'extension';
 
 /**
  * Every operation of spec §4.1–4.7, then the reference server's extensions, keyed
@@ -68,6 +75,15 @@ export const OPERATIONS = {
   'messages.get': { section: '4.5', method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message },
   'messages.send': { section: '4.5', method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody },
   'messages.delete': { section: '4.5', method: 'DELETE', path: '/messages/:id/', response: SuccessBody },
+  'messages.image': {
+    section: EXTENSION,
+    extension:
+      'a remote image the message HTML references, fetched by the server and answered as a data: URL ({url, data_url}), so "show images" works without relaxing the CSP (SECURITY.md 13, 24); http(s), raster types, size and time capped',
+    method: 'GET',
+    path: '/messages/:id/images/',
+    query: MessageImageQuery,
+    response: MessageImage,
+  },
 
   'users.list': { section: '4.6', method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true },
   'users.get': { section: '4.6', method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator },
@@ -83,7 +99,7 @@ export const OPERATIONS = {
   'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
 
   'caller.get': {
-    section: 'extension',
+    section: EXTENSION,
     extension:
       'the address the server checks a cidr restriction against (§2.6), so the dashboard can warn before a cidr shuts out the administrator typing it',
     method: 'GET',

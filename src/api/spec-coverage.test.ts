@@ -14,7 +14,7 @@ import {
   PERMISSIONS,
   SUBSCRIPTION_MODES,
 } from './constants.ts';
-import { OPERATIONS, type Operation } from './operations.ts';
+import { EXTENSION, OPERATIONS, type Operation } from './operations.ts';
 import { AccountUpdate } from './schemas/account.ts';
 import { ListUpdate } from './schemas/list.ts';
 import {
@@ -321,7 +321,7 @@ function defineCoverage(tables: SpecTable[], text: string) {
             expect(operation.extension, `${name}: a spec operation`).toBeUndefined();
             continue;
           }
-          expect(operation.section, name).toBe('extension');
+          expect(operation.section, name).toBe(EXTENSION);
           expect(operation.extension, `${name}: says why it exists`).toMatch(/\w{10}/);
           expect(specPaths.has(operation.path), `${name}: ${operation.path} is a spec path`).toBe(
             false,

@@ -19,6 +19,11 @@ const Env = z.object({
   /** Folder of the built dashboard served at `/`. */
   STATIC_DIR: z.string().default('dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /**
+   * `1`: the image proxy (extension `messages.image`) may also fetch from private and loopback
+   * addresses. For tests and trusted intranets only: it opens the proxy to the server's own network.
+   */
+  IMAGE_PROXY_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
 });
 
 export interface ServerConfig {
@@ -31,6 +36,7 @@ export interface ServerConfig {
   trustProxy: string[];
   staticDir: string;
   logLevel: string;
+  imageProxyAllowPrivate: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -50,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
+    imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE === '1',
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MESSAGE_DIRECTIONS, PAGE_LIMITS } from '../constants.ts';
+import { MESSAGE_DIRECTIONS, PAGE_LIMITS, PROXIED_IMAGE_TYPES } from '../constants.ts';
 import { EmailAddress, Id, ListName, pageOf, pageQuery, readOnly } from '../primitives.ts';
 
 /** Spec §2.5. Content of a complex message is a simplified version. */
@@ -51,3 +51,31 @@ export type MessageQuery = z.infer<typeof MessageQuery>;
 
 export const MessagePage = pageOf(Message);
 export type MessagePage = z.infer<typeof MessagePage>;
+
+/** The longest image address the image proxy takes. */
+export const IMAGE_URL_MAX_LENGTH = 2048;
+
+/**
+ * Reference-server extension (operations.ts `messages.image`): one remote image of a message, named
+ * by its address as the message's HTML writes it (http or https).
+ */
+export const MessageImageQuery = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(IMAGE_URL_MAX_LENGTH, `has at most ${IMAGE_URL_MAX_LENGTH} characters`),
+});
+export type MessageImageQuery = z.infer<typeof MessageImageQuery>;
+
+const IMAGE_DATA_URL = new RegExp(
+  `^data:(?:${PROXIED_IMAGE_TYPES.map((type) => type.replace(/[/+.]/g, '\\$&')).join('|')});base64,[A-Za-z0-9+/]*={0,2}$`,
+);
+
+/**
+ * The image, fetched by the server, as a `data:` URL of a raster type: the one kind of image
+ * source the dashboard's CSP (`img-src 'self' data:`, SECURITY.md 24) lets a message frame show.
+ */
+export const MessageImage = z.looseObject({
+  url: z.string(),
+  data_url: z.string().regex(IMAGE_DATA_URL, 'is not a data: URL of a raster image'),
+});
+export type MessageImage = z.infer<typeof MessageImage>;

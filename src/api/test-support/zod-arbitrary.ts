@@ -193,6 +193,13 @@ function stringArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<string> 
   let maxLength = Number.POSITIVE_INFINITY;
   const patterns: RegExp[] = [];
   let refined = false;
+  // z.url() checks with the URL parser, not a pattern: web URLs, kept to those the schema takes
+  // (its protocol and length), as the filter below does for every refinement.
+  if (def.format === 'url') {
+    return fc
+      .webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true })
+      .filter((url) => schema.safeParse(url).success);
+  }
   // A string format (z.email()) is itself the check: its pattern sits on the schema's definition.
   if (def.format) {
     if (!def.pattern)

@@ -41,6 +41,8 @@ export const ROUTE_PERMISSIONS: Record<OperationName, RouteRule> = {
   'messages.get': { anyOf: ['messages', 'approval'] },
   'messages.send': { anyOf: ['messages'] },
   'messages.delete': { anyOf: ['messages', 'approval'] },
+  // Extension: whoever may read a message may see its images.
+  'messages.image': { anyOf: ['messages', 'approval'] },
 
   'users.list': { anyOf: ['superadmin'] },
   'users.get': { anyOf: ['superadmin'] },

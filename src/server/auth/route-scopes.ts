@@ -35,6 +35,7 @@ export const ROUTE_SCOPES: Record<OperationName, Scope> = {
   'messages.get': 'messages:read',
   'messages.send': 'messages:write',
   'messages.delete': 'messages:write',
+  'messages.image': 'messages:read',
 
   'users.list': 'users:read',
   'users.get': 'users:read',

@@ -37,7 +37,7 @@ import { API_PERSON } from '../repositories/users.mapper.ts';
 import { usernameTaken } from '../repositories/users.repository.ts';
 import { createCustomField, listCustomFields } from '../services/custom-fields.service.ts';
 import { MESSAGE_ID_DOMAIN } from '../services/messages.service.ts';
-import { plainToHtml } from '../services/message-content.ts';
+import { plainToHtml } from '../../api/message-content.ts';
 import {
   DEFAULT_MAX_CONTACTS,
   createApiKeyAdministrator,

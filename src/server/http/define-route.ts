@@ -50,6 +50,12 @@ export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) =
  */
 const DATA_ENVELOPE: ReadonlySet<OperationName> = new Set(['lists.list', 'users.list']);
 
+/**
+ * Reads that make the server fetch from elsewhere (the image proxy, an extension): charged one
+ * object before they run, so that nothing is fetched past the hourly allowance (spec §8).
+ */
+const CHARGED_BEFORE: ReadonlySet<OperationName> = new Set(['messages.image']);
+
 /** The schema an answer must meet: key retrieval answers a key, not the administrator. */
 function responseSchema(name: OperationName, result: unknown): z.ZodType {
   const isKey = name === 'users.update' && typeof result === 'object' && result !== null && 'key' in result;
@@ -118,6 +124,10 @@ export function defineRoute<K extends OperationName>(
           if (account && charge) await deps.rateLimiter.refund(account.id, charge.windowStart, 1);
           throw error;
         }
+      } else if (CHARGED_BEFORE.has(name)) {
+        // Not given back when it fails: a failed fetch cost the remote host and this server as much.
+        charge = await chargeOrThrow(deps, account, 1);
+        result = await handler(context(deps.db));
       } else {
         result = await handler(context(deps.db));
         charge = await chargeOrThrow(deps, account, countObjects(result));

@@ -53,9 +53,9 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
 
     it(`${name}: 403 without ${scope}`, async () => {
       const token = await tokenFor(kind, SCOPES.filter((s) => s !== scope && (kind === 'global' || !s.startsWith('accounts:'))));
-      const { pathId, form } = await prepareCall(server, name, seed, true);
+      const { pathId, form, query } = await prepareCall(server, name, seed, true);
       const before = await databaseSnapshot(server.database.db);
-      const response = await callOperation(server, name, { key: token, pathId, form });
+      const response = await callOperation(server, name, { key: token, pathId, form, query });
       expect(response.status, response.body).toBe(403);
       expect(isErrorShape(response.json), response.body).toBe(true);
       expect(await databaseSnapshot(server.database.db)).toBe(before);
@@ -63,8 +63,8 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
 
     it(`${name}: allowed with ${scope} alone`, async () => {
       const token = await tokenFor(kind, [scope]);
-      const { pathId, form } = await prepareCall(server, name, seed, true);
-      const response = await callOperation(server, name, { key: token, pathId, form });
+      const { pathId, form, query } = await prepareCall(server, name, seed, true);
+      const response = await callOperation(server, name, { key: token, pathId, form, query });
       expect(response.status, response.body).toBeGreaterThanOrEqual(200);
       expect(response.status, response.body).toBeLessThan(300);
     });

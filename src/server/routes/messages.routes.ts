@@ -4,6 +4,7 @@ import { defineRoute } from '../http/define-route.ts';
 import {
   deleteMessage,
   getMessage,
+  getMessageImage,
   getMessages,
   sendMessage,
 } from '../services/messages.service.ts';
@@ -29,4 +30,18 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
     await deleteMessage(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? '');
     return { success: 1 } as const;
   });
+
+  // Reference-server extension (operations.ts): a remote image of the message, as a data: URL.
+  defineRoute(app, deps, 'messages.image', (ctx) =>
+    getMessageImage(
+      ctx.db,
+      requireAccount(ctx.account).id,
+      ctx.principal,
+      ctx.params.id ?? '',
+      ctx.query.url,
+      {
+        allowPrivate: deps.config.imageProxyAllowPrivate,
+      },
+    ),
+  );
 }

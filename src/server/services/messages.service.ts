@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { PAGE_LIMITS } from '../../api/constants.ts';
-import type { Message, MessagePage, MessageQuery, MessageSend } from '../../api/schemas/message.ts';
+import { PAGE_LIMITS, PROXIED_IMAGE_MAX_BYTES } from '../../api/constants.ts';
+import { decodeEntities, htmlToPlain, plainToHtml } from '../../api/message-content.ts';
+import type {
+  Message,
+  MessageImage,
+  MessagePage,
+  MessageQuery,
+  MessageSend,
+} from '../../api/schemas/message.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { badRequest, forbidden, notFound } from '../http/http-error.ts';
+import { HttpError, badRequest, forbidden, notFound } from '../http/http-error.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import { findListByName } from '../repositories/lists.repository.ts';
 import { toMessage } from '../repositories/messages.mapper.ts';
@@ -17,7 +24,7 @@ import {
   queueDeliveries,
   setThread,
 } from '../repositories/messages.repository.ts';
-import { htmlToPlain, plainToHtml } from './message-content.ts';
+import { fetchRemoteImage, RemoteImageError } from './remote-image.ts';
 
 /** The host part of generated Message-IDs (RFC 5322 msg-id: `<left@right>`). */
 export const MESSAGE_ID_DOMAIN = 'listkeeper.local';
@@ -124,6 +131,42 @@ export async function deleteMessage(
 ): Promise<void> {
   const message = await visibleMessage(db, accountId, principal, idText);
   await deleteMessageRow(db, accountId, message.id, message.parent_id);
+}
+
+/** The image proxy's bounds: a mail's tracking pixel or banner, not a download service. */
+const IMAGE_FETCH = { timeoutMs: 10_000, maxRedirects: 3, maxBytes: PROXIED_IMAGE_MAX_BYTES };
+
+/**
+ * Reference-server extension `messages.image`: one remote image of a message as a `data:` URL, so
+ * the dashboard can show it under its CSP (SECURITY.md 13, 24). Only an address the message's HTML
+ * holds is fetched (as written, or with its character references decoded as a browser reads an
+ * attribute): the proxy is no open relay for whoever may read messages.
+ */
+export async function getMessageImage(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  idText: string,
+  url: string,
+  options: { allowPrivate: boolean },
+): Promise<MessageImage> {
+  const message = await visibleMessage(db, accountId, principal, idText);
+  const html = message.content_html;
+  if (!html.includes(url) && !decodeEntities(html).includes(url)) {
+    throw badRequest('url: is not an address this message refers to');
+  }
+  try {
+    const image = await fetchRemoteImage(url, {
+      ...IMAGE_FETCH,
+      allowPrivate: options.allowPrivate,
+    });
+    return { url, data_url: `data:${image.contentType};base64,${image.bytes.toString('base64')}` };
+  } catch (error) {
+    if (!(error instanceof RemoteImageError)) throw error;
+    // Refused: the request is not allowed (400). Failed: the remote host did not deliver (502).
+    if (error.kind === 'refused') throw badRequest(`url: ${error.message}`);
+    throw new HttpError(502, `The image could not be fetched: ${error.message}`);
+  }
 }
 
 async function visibleMessage(

@@ -120,6 +120,7 @@ describeEachDialect('authorization matrix (SECURITY.md 15)', (dialect) => {
         accountId: accountIdParam(holder, target, mode),
         pathId,
         form: prepared.form,
+        query: prepared.query,
       });
       const wholeChanged = whole && (await databaseSnapshot(db)) !== wholeBefore;
       const targetChanged = scoped && (await accountSnapshot(db, seed.accountId)) !== targetBefore;

@@ -6,6 +6,7 @@ import { Contact } from '../../api/schemas/contact.ts';
 import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
 import type { TestResponse, TestServer } from './harness.ts';
+import { imageHost } from './image-host.ts';
 
 /**
  * Real objects in an account, and a valid request for every operation of the contract's table
@@ -41,6 +42,8 @@ export interface AccountSeed {
   email: string;
   membershipId: string;
   messageId: string;
+  /** A remote image the seeded message's HTML shows (extension `messages.image`), named after the tag. */
+  imageUrl: string;
   userId: string;
   username: string;
 }
@@ -112,7 +115,8 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
   const email = contact.emails[0];
   const membership = contact.lists[0];
   if (!email || !membership) throw new Error('seed contact: expected one address and one membership');
-  const messageId = await sendMessage(server, accountId, tag, list);
+  const imageUrl = `${(await imageHost()).origin}/pixel/${encodeURIComponent(tag)}.gif`;
+  const messageId = await sendMessage(server, accountId, tag, list, imageUrl);
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
   return {
@@ -124,6 +128,7 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     email: email.email,
     membershipId: idText(membership.id),
     messageId,
+    imageUrl,
     userId: idText(user.id),
     username,
   };
@@ -138,13 +143,18 @@ async function createContact(server: TestServer, accountId: number, tag: string,
   return Contact.parse(expectSuccess(response, 'create contact'));
 }
 
-/** Sends a message and finds its id (the send answers only `{success: 1}`, spec §4.5). */
-async function sendMessage(server: TestServer, accountId: number, tag: string, list: string): Promise<string> {
+/**
+ * Sends a message and finds its id (the send answers only `{success: 1}`, spec §4.5). With an
+ * image, its HTML shows that remote image.
+ */
+async function sendMessage(server: TestServer, accountId: number, tag: string, list: string, imageUrl?: string): Promise<string> {
   const subject = unique(`Hello ${tag} `);
+  const content = `Greetings from ${tag}`;
+  const html = imageUrl ? { content_html: `<p>${content}</p><img src="${imageUrl}" alt="">` } : {};
   const sent = await callOperation(server, 'messages.send', {
     key: server.globalKey,
     accountId,
-    form: { list, subject, content_plain: `Greetings from ${tag}` },
+    form: { list, subject, content_plain: content, ...html },
   });
   expectSuccess(sent, 'send message');
   const page = await callOperation(server, 'messages.list', { key: server.globalKey, accountId, query: { limit: 100 } });
@@ -168,6 +178,7 @@ const Created = z.looseObject({ id: z.union([z.number(), z.string()]) });
 export interface PreparedCall {
   pathId?: string;
   form?: Record<string, unknown>;
+  query?: Record<string, unknown>;
   /** Whether the body names objects of the seed's account (a contact id, a list name). */
   references: boolean;
 }
@@ -253,6 +264,8 @@ export async function prepareCall(
       const id = fresh ? await sendMessage(server, seed.accountId, tag, seed.list) : seed.messageId;
       return { pathId: id, references: false };
     }
+    case 'messages.image':
+      return { pathId: seed.messageId, query: { url: seed.imageUrl }, references: false };
     case 'users.get':
       return { pathId: seed.userId, references: false };
     case 'users.create':

@@ -191,7 +191,8 @@ describeEachDialect('fuzzing every operation (SECURITY.md 21)', (dialect) => {
           let segment = '';
           if (input.pathId?.kind === 'valid') segment = encodeURIComponent(prepared.pathId ?? '');
           else if (input.pathId) segment = input.pathId.raw ? input.pathId.text : encodeURIComponent(input.pathId.text);
-          const query = new URLSearchParams(input.query);
+          // A query the operation needs (the image proxy's url) comes first; the fuzzed entries follow.
+          const query = new URLSearchParams([...formEntries(prepared.query), ...input.query]);
           const useGlobal = global || input.globalWithAccount;
           if (!global && useGlobal) query.append(ACCOUNT_ID_PARAM, String(seed.accountId));
           const search = query.toString();

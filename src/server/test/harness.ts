@@ -60,6 +60,11 @@ export interface TestServerOptions {
   ccid?: boolean;
   rateLimitWindowSeconds?: number;
   trustProxy?: string;
+  /**
+   * IMAGE_PROXY_ALLOW_PRIVATE, on by default: the seeded messages' images live on a loopback host
+   * (image-host.ts). A test of the proxy's address rules turns it off.
+   */
+  imageProxyAllowPrivate?: boolean;
 }
 
 interface FreshDatabase {
@@ -116,6 +121,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     STATIC_DIR: path.join(os.tmpdir(), 'listkeeper-no-dashboard'),
     RATE_LIMIT_WINDOW_SECONDS: String(options.rateLimitWindowSeconds ?? 3600),
     TRUST_PROXY: options.trustProxy ?? '',
+    IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
   });
   const app = await buildApp({ config, database, validateResponses: true });
   await app.ready();

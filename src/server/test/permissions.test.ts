@@ -38,9 +38,9 @@ describeEachDialect('function-level authorization (SECURITY.md 16)', (dialect) =
     it(`${name}: 403 without ${rule.anyOf.join(' or ')}`, async () => {
       const permissions = PERMISSIONS.filter((p) => p !== 'superadmin' && !rule.anyOf.includes(p));
       const key = await server.createKey({ accountId: accountId(), permissions });
-      const { pathId, form } = await prepareCall(server, name, seed, true);
+      const { pathId, form, query } = await prepareCall(server, name, seed, true);
       const before = await databaseSnapshot(server.database.db);
-      const response = await callOperation(server, name, { key, pathId, form });
+      const response = await callOperation(server, name, { key, pathId, form, query });
       expect(response.status, response.body).toBe(403);
       expect(isErrorShape(response.json), response.body).toBe(true);
       expect(await databaseSnapshot(server.database.db)).toBe(before);
@@ -50,8 +50,8 @@ describeEachDialect('function-level authorization (SECURITY.md 16)', (dialect) =
       const refused: string[] = [];
       for (const permission of rule.anyOf) {
         const key = await server.createKey({ accountId: accountId(), permissions: [permission] });
-        const { pathId, form } = await prepareCall(server, name, seed, true);
-        const response = await callOperation(server, name, { key, pathId, form });
+        const { pathId, form, query } = await prepareCall(server, name, seed, true);
+        const response = await callOperation(server, name, { key, pathId, form, query });
         if (response.status < 200 || response.status > 299) {
           refused.push(`${permission}: ${response.status} ${response.body.slice(0, 200)}`);
         }

@@ -72,6 +72,16 @@ function sectionRoutes(): RouteObject[] {
       ErrorBoundary: RouteError,
     },
     {
+      path: 'messages/new',
+      lazy: page(() => import('./routes/message-new.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
+      path: 'messages/:messageId',
+      lazy: page(() => import('./routes/message.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
       path: 'administrators',
       lazy: page(() => import('./routes/administrators.tsx')),
       ErrorBoundary: RouteError,

@@ -9,19 +9,24 @@ interface ConfirmDialogProps {
   children: ReactNode;
   /** The button's words, e.g. "Delete the list". */
   confirmLabel: string;
+  /** The button's words while the action is under way. */
+  pendingLabel?: string;
   /**
    * For actions that cascade (a list's memberships, an account's everything): the user types
    * this value to confirm, under this label.
    */
   typeToConfirm?: { value: string; label: string };
-  pending: boolean;
-  /** The failed attempt's error, shown in the dialog; null when there is none. */
-  error: unknown;
+  pending?: boolean;
+  /** The failed attempt's error, shown in the dialog; null or undefined when there is none. */
+  error?: unknown;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-/** One way to ask before something that cannot be undone. */
+/**
+ * One way to ask before something that cannot be undone. Without a typed confirmation the
+ * confirming button takes the focus, so Enter confirms and Escape cancels (keyboard triage).
+ */
 export function ConfirmDialog({ open, title, onClose, ...props }: ConfirmDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title={title}>
@@ -34,8 +39,9 @@ export function ConfirmDialog({ open, title, onClose, ...props }: ConfirmDialogP
 function ConfirmForm({
   children,
   confirmLabel,
+  pendingLabel = 'Deleting…',
   typeToConfirm,
-  pending,
+  pending = false,
   error,
   onConfirm,
   onClose,
@@ -67,8 +73,13 @@ function ConfirmForm({
       )}
       {error !== null && error !== undefined && <ErrorMessage error={error} />}
       <div className="actions">
-        <button type="submit" className="button danger" disabled={pending || !confirmed}>
-          {pending ? 'Deleting…' : confirmLabel}
+        <button
+          type="submit"
+          className="button danger"
+          data-initial-focus={typeToConfirm ? undefined : true}
+          disabled={pending || !confirmed}
+        >
+          {pending ? pendingLabel : confirmLabel}
         </button>
         <button type="button" className="button" onClick={onClose}>
           Cancel

@@ -57,13 +57,25 @@ export function createSequenceMatcher<A>(
   };
 }
 
-/** Keys typed into a field, or with a modifier (browser and screen-reader commands), are not shortcuts. */
+/** Where typed keys are text: these never fire a shortcut (a checkbox or a button types nothing). */
+const TEXT_ENTRY =
+  'input:not([type="checkbox"], [type="radio"], [type="button"], [type="submit"], [type="reset"]), textarea, select, [role="combobox"], [role="textbox"]';
+/** Controls that Enter and Space activate themselves. */
+const ACTIVATED = 'a[href], button, summary, input, [role="button"], [role="link"], [role="tab"]';
+
+/**
+ * Keys typed into a field, or with a modifier (browser and screen-reader commands), are not
+ * shortcuts; nor is Enter or Space on a control, which activates the control.
+ */
 export function isShortcutEvent(
-  event: Pick<KeyboardEvent, 'target' | 'ctrlKey' | 'metaKey' | 'altKey' | 'isComposing'>,
+  event: Pick<KeyboardEvent, 'target' | 'ctrlKey' | 'metaKey' | 'altKey' | 'isComposing'> & {
+    key?: string;
+  },
 ): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return false;
   const target = event.target;
   if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return true;
   if (target.isContentEditable) return false;
-  return !target.closest('input, textarea, select, [role="combobox"], [role="textbox"]');
+  if ((event.key === 'Enter' || event.key === ' ') && target.closest(ACTIVATED)) return false;
+  return !target.closest(TEXT_ENTRY);
 }

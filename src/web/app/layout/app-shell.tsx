@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { rememberAccount, sectionPath, useAccountId } from '../../lib/account-scope.ts';
+import { usePageShortcutList } from '../../lib/page-shortcuts.ts';
 import { useSession, type Principal } from '../../lib/session.ts';
 import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
 import { PageLoading } from '../page-loading.tsx';
@@ -8,7 +9,7 @@ import { AppProvider } from '../provider.tsx';
 import { LazyAccountSwitcher } from './lazy-account-switcher.tsx';
 import { MainNav } from './main-nav.tsx';
 import { RateLimitBanner } from './rate-limit-banner.tsx';
-import { SHORTCUTS, type ShortcutAction } from './shortcuts.ts';
+import { SHORTCUTS, type AppShortcut, type ShortcutAction } from './shortcuts.ts';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
 import { ThemeSelect } from './theme-select.tsx';
@@ -35,9 +36,23 @@ function SignedInShell({ principal }: { principal: Principal }) {
   const mainRef = useRef<HTMLElement>(null);
   const [switcherOpen, setSwitcherOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
-  const shortcuts = useMemo(
+  const appShortcuts = useMemo(
     () => SHORTCUTS.filter((shortcut) => principal.global || !shortcut.globalOnly),
     [principal.global],
+  );
+  const registered = usePageShortcutList();
+  const pageShortcuts = useMemo(
+    () =>
+      registered.map(({ keys, description, run }): AppShortcut => ({
+        keys,
+        description,
+        action: { kind: 'page', run },
+      })),
+    [registered],
+  );
+  const shortcuts = useMemo(
+    () => [...appShortcuts, ...pageShortcuts],
+    [appShortcuts, pageShortcuts],
   );
 
   useEffect(() => {
@@ -60,6 +75,8 @@ function SignedInShell({ principal }: { principal: Principal }) {
         return setSwitcherOpen(true);
       case 'help':
         return setHelpOpen(true);
+      case 'page':
+        return action.run();
     }
   });
 
@@ -126,7 +143,12 @@ function SignedInShell({ principal }: { principal: Principal }) {
       <main id="main" ref={mainRef} tabIndex={-1}>
         <Outlet />
       </main>
-      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} shortcuts={shortcuts} />
+      <ShortcutsDialog
+        open={helpOpen}
+        onClose={() => setHelpOpen(false)}
+        shortcuts={appShortcuts}
+        pageShortcuts={pageShortcuts}
+      />
     </>
   );
 }

@@ -5,7 +5,9 @@ export type ShortcutAction =
   | { kind: 'section'; section: Section }
   | { kind: 'accounts' }
   | { kind: 'switch-account' }
-  | { kind: 'help' };
+  | { kind: 'help' }
+  /** A shortcut of the page in view (lib/page-shortcuts.ts). */
+  | { kind: 'page'; run: () => void };
 
 export interface AppShortcut extends Shortcut<ShortcutAction> {
   description: string;

@@ -1,16 +1,15 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import type { MessageQuery } from '../../../api/schemas/message.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { messageQueries } from '../../features/messages/api/message-queries.ts';
-import { MessagesTable } from '../../features/messages/components/messages-table.tsx';
+import { MessagesBrowser } from '../../features/messages/components/messages-browser.tsx';
+import { readMessageSearch, toMessageQuery } from '../../features/messages/lib/search-params.ts';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 
-/** Spec §4.5: the newest first, the default page size. */
-const LATEST: MessageQuery = { page: 1, limit: 10, direction: 'desc' };
-
-export function loader({ params }: LoaderFunctionArgs) {
-  void queryClient.prefetchQuery(messageQueries.list(params.accountId ?? null, LATEST));
+/** Starts the request for the page in the URL while the chunk renders (same options as the list). */
+export function loader({ params, request }: LoaderFunctionArgs) {
+  const query = toMessageQuery(readMessageSearch(new URL(request.url).searchParams));
+  void queryClient.prefetchQuery(messageQueries.list(params.accountId ?? null, query));
   return null;
 }
 
@@ -19,7 +18,7 @@ export function Component() {
   return (
     <>
       <PageHeading title="Messages" />
-      <MessagesTable key={accountId} accountId={accountId} query={LATEST} />
+      <MessagesBrowser key={accountId} accountId={accountId} />
     </>
   );
 }

@@ -1,31 +1,76 @@
 import './safe-html-frame.css';
-import DOMPurify from 'dompurify';
+import DOMPurify, { type UponSanitizeAttributeHook } from 'dompurify';
 import { useMemo } from 'react';
 import { withoutParseTimeMarkup } from './without-parse-time-markup.ts';
 
-/** A URL the page's CSP allows without a request to anyone else (SECURITY.md 13, 24). */
-const LOCAL_URL = /^(?:data:|#|cid:)/i;
-const URL_ATTRIBUTES = ['src', 'srcset', 'background', 'poster', 'href', 'xlink:href', 'action'];
+/** Attributes whose URL the browser fetches by itself (a link's `href` waits for a click). */
+const RESOURCE_ATTRIBUTES = new Set([
+  'src',
+  'srcset',
+  'background',
+  'poster',
+  'xlink:href',
+  'action',
+]);
+/** The one kind of resource URL that needs no request and that the CSP allows (SECURITY.md 24). */
+const DATA_URL = /^data:/i;
+/** An image address a message may name, fetched only through the server (SECURITY.md 13). */
+const REMOTE_URL = /^https?:\/\//i;
+
+/**
+ * Images of the message to show, fetched beforehand: remote address (as the HTML writes it) →
+ * `data:` URL. Absent or empty: every remote image stays blocked.
+ */
+export type ShownImages = ReadonlyMap<string, string>;
 
 /**
  * Sanitizes untrusted HTML with DOMPurify (SECURITY.md 12: `USE_PROFILES: {html: true}`). Remote
- * content is dropped during sanitizing (never by editing the output): resource URLs that are not
- * `data:`, `<link>`/`<style>`, and CSS `url(…)` in style attributes (SECURITY.md 13).
+ * content is dropped during sanitizing, never by editing the output (SECURITY.md 13): resource
+ * URLs other than `data:`, `<link>`/`<style>`, and every `style` attribute (the frame inherits the
+ * page's CSP, which refuses inline style: each one would only be a violation report). An `<img>`
+ * whose address is in `shown` gets that `data:` URL instead, in the same pass, so DOMPurify's own
+ * URL rules still judge it. `blocked` receives the remote image addresses left out.
  */
-export function sanitizeHtml(html: string): string {
+function sanitize(html: string, shown: ShownImages, blocked?: Set<string>): string {
   const purify = DOMPurify(window);
-  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+  const hook: UponSanitizeAttributeHook = (node, data) => {
     const name = data.attrName.toLowerCase();
-    if (name === 'href') return; // a link is not fetched; DOMPurify already refuses javascript:
-    if (URL_ATTRIBUTES.includes(name) && !LOCAL_URL.test(data.attrValue.trim())) {
-      data.keepAttr = false;
+    if (!RESOURCE_ATTRIBUTES.has(name)) return;
+    const value = data.attrValue.trim();
+    if (DATA_URL.test(value)) return;
+    const image = node.nodeName === 'IMG' && name === 'src' && REMOTE_URL.test(value);
+    const substitute = image ? shown.get(value) : undefined;
+    if (substitute) {
+      data.attrValue = substitute;
+      return;
     }
-    if (name === 'style' && /url\s*\(|@import/i.test(data.attrValue)) data.keepAttr = false;
-  });
+    if (image) blocked?.add(value);
+    data.keepAttr = false;
+  };
+  purify.addHook('uponSanitizeAttribute', hook);
+  // Parsing would report each handler and style as a CSP violation; see without-parse-time-markup.ts.
   return purify.sanitize(withoutParseTimeMarkup(html), {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'link', 'base', 'meta'],
+    FORBID_ATTR: ['style'],
   });
+}
+
+const NONE: ShownImages = new Map();
+
+/** The sanitized HTML, as the frame renders it (previews and tests). */
+export function sanitizeHtml(html: string, shown: ShownImages = NONE): string {
+  return sanitize(html, shown);
+}
+
+/**
+ * The remote images (`<img src="http…">`) the frame blocks in `html`, in document order, each
+ * once: what "show images" would fetch.
+ */
+export function remoteImagesIn(html: string): string[] {
+  const blocked = new Set<string>();
+  sanitize(html, NONE, blocked);
+  return [...blocked];
 }
 
 /**
@@ -37,12 +82,14 @@ export function SafeHtmlFrame({
   html,
   title,
   className,
+  images = NONE,
 }: {
   html: string;
   title: string;
   className?: string;
+  images?: ShownImages;
 }) {
-  const clean = useMemo(() => sanitizeHtml(html), [html]);
+  const clean = useMemo(() => sanitize(html, images), [html, images]);
   return (
     <iframe
       sandbox=""

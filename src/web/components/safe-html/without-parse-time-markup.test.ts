@@ -14,6 +14,25 @@ describe('withoutParseTimeMarkup', () => {
     );
   });
 
+  it('drops style attributes and base elements', () => {
+    expect(withoutParseTimeMarkup('<p style="color:red" title="t">x</p>')).toBe('<p title="t">x</p>');
+    expect(withoutParseTimeMarkup('<DIV ONCLICK=go() Style=a>x</DIV>')).toBe('<div>x</div>');
+    expect(withoutParseTimeMarkup('<base href="http://evil.example/">x')).toBe('x');
+    expect(withoutParseTimeMarkup('<a href="x"onmouseover="y">z</a>')).toBe('<a href="x">z</a>');
+    expect(withoutParseTimeMarkup('<svg/onload=x>')).toBe('<svg></svg>');
+  });
+
+  it('keeps what only looks like a handler: text, attribute values, comments', () => {
+    for (const html of [
+      'a &lt; b and onclick=x',
+      '<a title="onclick=x style=y">t</a>',
+      '<a title="&lt;img onerror=x&gt;">t</a>',
+      '<!-- <img onerror=x> -->',
+      '<p>style="x"</p>',
+    ])
+      expect(withoutParseTimeMarkup(html)).toBe(html);
+  });
+
   it('drops style elements wherever they are, mXSS shapes included', () => {
     expect(withoutParseTimeMarkup('<p>a</p><style>p{}</style><p>b</p>')).toBe('<p>a</p><p>b</p>');
     const mxss = '<math><mtext><table><mglyph><style><img src=x onerror=x()>';

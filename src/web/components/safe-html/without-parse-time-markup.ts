@@ -3,17 +3,18 @@ import { parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5';
 type Node = DefaultTreeAdapterMap['node'];
 
 /** Elements whose mere parsing in a page with our CSP is reported as a violation. */
-const STYLE_ELEMENT = 'style';
-const EVENT_HANDLER = /^on/i;
+const REPORTED_ELEMENTS = new Set(['style', 'base']);
+/** Attributes likewise: event handlers and inline style. */
+const isReportedAttribute = (name: string) => /^on/i.test(name) || name.toLowerCase() === 'style';
 
 /**
  * Untrusted HTML with the markup that a browser acts on *while parsing* taken out: inline event
- * handler attributes and `<style>` elements, in every namespace.
+ * handler and `style` attributes, `<style>` and `<base>` elements, in every namespace.
  *
  * Why: DOMPurify parses its input into an inert document of our own window. Scripting is disabled
  * there, so nothing runs (SECURITY.md 12 holds without this), but Chromium still checks an
  * `<img onerror>`'s handler or a `<style>` against the page's CSP and reports a violation for each
- * one (cure53/DOMPurify#900). SECURITY.md 24 asks for zero violations, and a deployment with CSP
+ * one (cure53/DOMPurify#900); the same for a `<base>` and every `style` attribute. SECURITY.md 24 asks for zero violations, and a deployment with CSP
  * reporting would be flooded by every newsletter. parse5 implements the HTML parsing algorithm in
  * plain JavaScript, with no DOM, so nothing is checked or reported here. This is not the sanitizer:
  * DOMPurify still sanitizes the result, and everything removed here it would remove as well.
@@ -27,9 +28,9 @@ export function withoutParseTimeMarkup(html: string): string {
   for (let node = pending.pop(); node; node = pending.pop()) {
     if (!('childNodes' in node)) continue;
     node.childNodes = node.childNodes.filter(
-      (child) => !('tagName' in child && child.tagName.toLowerCase() === STYLE_ELEMENT),
+      (child) => !('tagName' in child && REPORTED_ELEMENTS.has(child.tagName.toLowerCase())),
     );
-    if ('attrs' in node) node.attrs = node.attrs.filter((attr) => !EVENT_HANDLER.test(attr.name));
+    if ('attrs' in node) node.attrs = node.attrs.filter((attr) => !isReportedAttribute(attr.name));
     pending.push(...node.childNodes);
     if ('content' in node) pending.push(node.content); // <template>
   }

@@ -4,6 +4,8 @@ import { useEffect, useId, useState } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { PageSizeSelect } from '../../../components/page-size-select.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { contactQueries } from '../api/contact-queries.ts';
@@ -85,12 +87,12 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
       return next;
     });
 
-  const ids = { search: useId(), email: useId(), orphans: useId(), size: useId() };
+  const ids = { search: useId(), email: useId(), orphans: useId() };
   const pages = contacts.data ? Math.max(1, Math.ceil(contacts.data.count / state.limit)) : 1;
 
   return (
     <>
-      <div className="contacts-toolbar">
+      <div className="toolbar">
         <form
           className="inline-form"
           role="search"
@@ -126,22 +128,7 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
             />
             <label htmlFor={ids.orphans}>Only contacts on no list</label>
           </div>
-          <div className="field">
-            <label htmlFor={ids.size}>Per page</label>
-            <select
-              id={ids.size}
-              value={limit}
-              onChange={(event) =>
-                setLimit(PAGE_SIZES.find((size) => size === Number(event.target.value)) ?? limit)
-              }
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </div>
+          <PageSizeSelect sizes={PAGE_SIZES} value={limit} onChange={setLimit} />
         </form>
         <div className="actions">
           <Link className="button primary" to="new">
@@ -189,29 +176,7 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
             }}
             onToggleAll={(on) => toggle(contacts.data.data, on)}
           />
-          {pages > 1 && (
-            <nav className="pagination" aria-label="Pages">
-              <button
-                type="button"
-                className="button"
-                disabled={state.page <= 1}
-                onClick={() => update({ page: state.page - 1 })}
-              >
-                Previous page
-              </button>
-              <span>
-                Page {state.page} of {pages}
-              </span>
-              <button
-                type="button"
-                className="button"
-                disabled={state.page >= pages}
-                onClick={() => update({ page: state.page + 1 })}
-              >
-                Next page
-              </button>
-            </nav>
-          )}
+          <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
         </>
       )}
     </>

@@ -1,56 +1,117 @@
-import { useQuery } from '@tanstack/react-query';
-import type { MessageQuery } from '../../../../api/schemas/message.ts';
-import { ErrorMessage } from '../../../components/error-message.tsx';
-import { TableSkeleton } from '../../../components/skeleton.tsx';
-import { TableScroll } from '../../../components/table-scroll.tsx';
-import type { AccountId } from '../../../lib/api-client.ts';
-import { messageQueries } from '../api/message-queries.ts';
+import type { CSSProperties, Ref } from 'react';
+import { Link } from 'react-router';
+import type { Message } from '../../../../api/schemas/message.ts';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { sentAt, subjectOf } from '../lib/format.ts';
+import type { ThreadGroup } from '../lib/threads.ts';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** Indentation stops here, so a deep thread still fits the column. */
+const MAX_INDENT = 6;
 
-/** A first view of the list messages: the latest page, subject first. */
-export function MessagesTable({ accountId, query }: { accountId: AccountId; query: MessageQuery }) {
-  const messages = useQuery(messageQueries.list(accountId, query));
-  if (messages.isPending) return <TableSkeleton label="Loading messages…" />;
-  if (messages.isError)
-    return <ErrorMessage error={messages.error} onRetry={() => void messages.refetch()} />;
-  const { count, data } = messages.data;
-  if (data.length === 0) return <p>No messages yet.</p>;
+export const messageKey = (message: Message) => String(message.id);
+
+interface MessagesTableProps {
+  groups: readonly ThreadGroup[];
+  selected: ReadonlySet<string>;
+  onToggle: (message: Message, selected: boolean) => void;
+  onToggleAll: (selected: boolean) => void;
+  /** The row keyboard triage is on (j, k). */
+  current: string | null;
+  onCurrent: (key: string) => void;
+  ref?: Ref<HTMLTableElement>;
+}
+
+/**
+ * One page of messages in a real `<table>`, a `<tbody>` per thread (spec §2.5 `thread_id`), each
+ * reply indented under the message it answers. The thread's first row says how many replies it
+ * has: all of them, or those on this page when the page cannot hold the whole thread.
+ */
+export function MessagesTable({
+  groups,
+  selected,
+  onToggle,
+  onToggleAll,
+  current,
+  onCurrent,
+  ref,
+}: MessagesTableProps) {
+  const messages = groups.flatMap((group) => group.rows.map((row) => row.message));
+  const allSelected = messages.length > 0 && messages.every((m) => selected.has(messageKey(m)));
   return (
-    <>
-      <p className="summary">
-        {count === data.length
-          ? `${count} messages.`
-          : `${count} messages; the latest ${data.length} are shown.`}
-      </p>
-      <TableScroll label="Messages">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">List</th>
-              <th scope="col">From</th>
-              <th scope="col">Sent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((message) => {
-              // Spec §2.5: Unix time in seconds.
-              const sent = new Date(message.time * 1000);
-              return (
-                <tr key={String(message.id)}>
-                  <td>{message.subject || '(no subject)'}</td>
-                  <td>{message.list}</td>
-                  <td>{message.from_phrase || message.from_address}</td>
-                  <td>
-                    <time dateTime={sent.toISOString()}>{dateTime.format(sent)}</time>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-    </>
+    <table className="messages-table" ref={ref}>
+      <thead>
+        <tr>
+          <th scope="col">
+            <input
+              type="checkbox"
+              className="select-box"
+              aria-label="Select every message on this page"
+              checked={allSelected}
+              onChange={(event) => onToggleAll(event.target.checked)}
+            />
+            Subject
+          </th>
+          <th scope="col">From</th>
+          <th scope="col">List</th>
+          <th scope="col">Sent</th>
+          <th scope="col">Replies</th>
+        </tr>
+      </thead>
+      {groups.map((group) => (
+        <tbody key={group.threadId} className="thread-group">
+          {group.rows.map(({ message, depth }, index) => {
+            const key = messageKey(message);
+            const subject = subjectOf(message);
+            return (
+              <tr
+                key={key}
+                className={key === current ? 'current' : undefined}
+                aria-current={key === current ? 'true' : undefined}
+                onFocus={() => onCurrent(key)}
+              >
+                {/* The selection box shares the subject's cell, so the row is found by its subject. */}
+                <td
+                  className="subject-cell"
+                  style={{ '--depth': Math.min(depth, MAX_INDENT) } as CSSProperties}
+                >
+                  <input
+                    type="checkbox"
+                    className="select-box"
+                    aria-label={`Select “${subject}”`}
+                    checked={selected.has(key)}
+                    onChange={(event) => onToggle(message, event.target.checked)}
+                  />
+                  {message.parent !== null && (
+                    <span className="reply-mark">
+                      <span aria-hidden="true">↳ </span>
+                      <span className="visually-hidden">Reply: </span>
+                    </span>
+                  )}
+                  <Link to={encodeURIComponent(key)} data-message-link={key}>
+                    {subject}
+                  </Link>
+                </td>
+                <td>
+                  {message.from_phrase.trim() && (
+                    <span className="cell-line">{message.from_phrase}</span>
+                  )}
+                  <span className="cell-line address">{message.from_address}</span>
+                </td>
+                <td>{message.list}</td>
+                <td>
+                  <RelativeTime time={sentAt(message)} />
+                </td>
+                <td>{index === 0 ? replyCount(group) : ''}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      ))}
+    </table>
   );
+}
+
+function replyCount(group: ThreadGroup): string {
+  if (group.complete) return String(group.replies);
+  return `${group.replies} on this page`;
 }

@@ -109,7 +109,8 @@ const NAMED: Record<string, string> = {
   nbsp: ' ',
 };
 
-function decodeEntities(text: string): string {
+/** Character references (`&amp;`, `&#72;`, `&#x49;`) as the characters they stand for; unknown ones kept. */
+export function decodeEntities(text: string): string {
   return text.replace(
     /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g,
     (entity, body: string) => {

@@ -1,0 +1,205 @@
+import dns from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { PROXIED_IMAGE_TYPES } from '../../api/constants.ts';
+
+/**
+ * The image proxy's outbound side (reference-server extension `messages.image`): fetches one image
+ * a message references, for the dashboard to show after "show images" (SECURITY.md 13). A server
+ * that fetches URLs chosen by mail senders is an SSRF target, so: http and https only, public
+ * unicast addresses only (checked on the address actually connected to, so a DNS answer cannot
+ * rebind to an internal host; every redirect is checked again), raster image types only, a size
+ * cap, a deadline over the whole exchange, no cookies or credentials sent.
+ */
+
+export interface RemoteImageOptions {
+  /** Also fetch from private, loopback and other non-public addresses (tests, a trusted intranet). */
+  allowPrivate: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+export interface RemoteImage {
+  contentType: (typeof PROXIED_IMAGE_TYPES)[number];
+  bytes: Buffer;
+}
+
+/**
+ * Why an image was not fetched: `refused` when the request itself is not allowed (a private
+ * address, a scheme), `failed` when the remote host did not deliver an image.
+ */
+export class RemoteImageError extends Error {
+  readonly kind: 'refused' | 'failed';
+  constructor(kind: 'refused' | 'failed', message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** Public unicast only: not loopback, private, link-local, CGNAT, multicast, reserved, 6to4, NAT64… */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  // process() reads an IPv4-mapped IPv6 address (::ffff:10.0.0.1) as the IPv4 address it is.
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchRemoteImage(
+  url: string,
+  options: RemoteImageOptions,
+): Promise<RemoteImage> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let target = parseHttpUrl(url);
+  for (let redirects = 0; ; redirects += 1) {
+    const response = await get(target, options, signal);
+    if (REDIRECTS.has(response.statusCode ?? 0)) {
+      response.destroy();
+      const location = response.headers.location;
+      if (!location)
+        throw new RemoteImageError(
+          'failed',
+          `${target.host} answered a redirect without a Location`,
+        );
+      if (redirects >= options.maxRedirects) {
+        throw new RemoteImageError('failed', `more than ${options.maxRedirects} redirects`);
+      }
+      target = parseHttpUrl(new URL(location, target).href);
+      continue;
+    }
+    if (response.statusCode !== 200) {
+      response.destroy();
+      throw new RemoteImageError(
+        'failed',
+        `${target.host} answered ${response.statusCode ?? 'nothing'}`,
+      );
+    }
+    const contentType = imageTypeOf(response.headers['content-type']);
+    if (!contentType) {
+      response.destroy();
+      throw new RemoteImageError(
+        'failed',
+        `${target.host} answered ${response.headers['content-type'] ?? 'no content type'}, not a raster image`,
+      );
+    }
+    return { contentType, bytes: await readCapped(response, options.maxBytes, signal) };
+  }
+}
+
+function parseHttpUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RemoteImageError('refused', 'is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RemoteImageError(
+      'refused',
+      `${url.protocol} URLs are not fetched; only http and https`,
+    );
+  }
+  if (url.username || url.password)
+    throw new RemoteImageError('refused', 'URLs with credentials are not fetched');
+  return url;
+}
+
+function get(url: URL, options: RemoteImageOptions, signal: AbortSignal): Promise<IncomingMessage> {
+  // An address written in the URL is connected to without a lookup: check it here.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (net.isIP(literal) && !options.allowPrivate && !isPublicAddress(literal)) {
+    return Promise.reject(refusedAddress(url.host));
+  }
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.get(
+      url,
+      {
+        // A connection of its own: nothing pooled from (or left for) another request.
+        agent: false,
+        signal,
+        lookup: options.allowPrivate ? undefined : publicLookup,
+        headers: { accept: PROXIED_IMAGE_TYPES.join(', '), 'user-agent': 'Listkeeper image proxy' },
+      },
+      resolve,
+    );
+    request.on('error', (error) => reject(asRemoteImageError(error, url, signal)));
+  });
+}
+
+/** dns.lookup, refusing every answer that holds a non-public address (a rebinding attempt or an internal name). */
+const publicLookup: net.LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '');
+    const [first] = addresses;
+    if (!first || addresses.some((entry) => !isPublicAddress(entry.address))) {
+      return callback(refusedAddress(hostname), '');
+    }
+    // Node asks for every address (happy eyeballs) or for one; answer in the form it asked for.
+    if (options.all) callback(null, addresses);
+    else callback(null, first.address, first.family);
+  });
+};
+
+function refusedAddress(host: string): RemoteImageError {
+  return new RemoteImageError(
+    'refused',
+    `${host} is a private, loopback or reserved address; only public hosts are fetched`,
+  );
+}
+
+function asRemoteImageError(error: unknown, url: URL, signal: AbortSignal): RemoteImageError {
+  if (error instanceof RemoteImageError) return error;
+  if (signal.aborted) return new RemoteImageError('failed', `${url.host} did not answer in time`);
+  const code = (error as { code?: unknown }).code;
+  return new RemoteImageError(
+    'failed',
+    `${url.host} could not be reached${typeof code === 'string' ? ` (${code})` : ''}`,
+  );
+}
+
+/** The media type of a Content-Type header, if it is one of the proxied raster types. */
+export function imageTypeOf(header: string | undefined): RemoteImage['contentType'] | null {
+  const type = header?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return PROXIED_IMAGE_TYPES.find((candidate) => candidate === type) ?? null;
+}
+
+function readCapped(
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const tooLarge = () =>
+    new RemoteImageError('failed', `the image is larger than ${maxBytes} bytes`);
+  const brokeOff = () =>
+    new RemoteImageError(
+      'failed',
+      signal.aborted ? 'the image did not arrive in time' : 'the image download broke off',
+    );
+  if (Number(response.headers['content-length']) > maxBytes) {
+    response.destroy();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        reject(tooLarge());
+        response.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks)));
+    // The deadline covers the body too; a destroyed response may end with `close` alone.
+    response.on('error', () => reject(brokeOff()));
+    response.on('close', () => {
+      if (!response.complete) reject(brokeOff());
+    });
+  });
+}
