@@ -28,6 +28,7 @@ import {
   raiseMaxContacts,
   sampleMembers,
   setPasswordHash,
+  withDeferredSearchIndex,
 } from '../repositories/demo.repository.ts';
 import { emailKey } from '../repositories/emails.repository.ts';
 import { LIST_DEFAULTS, type ListSettings } from '../repositories/lists.mapper.ts';
@@ -280,13 +281,15 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
       accountIds[plan.name] = row.id;
       const listIds = await ensureLists(db, row.id, plan.lists);
       const fieldIds = await ensureFields(db, row.id, plan.fields);
-      await topUpContacts(db, {
-        accountId: row.id,
-        plan,
-        listIds,
-        fieldIds,
-        checkCollisions: existed,
-      });
+      await withDeferredSearchIndex(db, () =>
+        topUpContacts(db, {
+          accountId: row.id,
+          plan,
+          listIds,
+          fieldIds,
+          checkCollisions: existed,
+        }),
+      );
       if ((await countMessagesOf(db, row.id)) === 0) await seedThreads(db, row, listIds);
       for (const person of plan.people) await ensurePerson(db, row.id, person);
     }
