@@ -108,7 +108,12 @@ console.log(header);
 let allOk = true;
 for (const section of selected) {
   progress(`section ${section.id}`);
-  const result = await section.run();
+  // A section that throws is reported as failed; the others still run.
+  const result = await section.run().catch((error: unknown): SectionResult => ({
+    name: section.id,
+    ok: false,
+    text: `The section failed: ${error instanceof Error ? error.message : String(error)}`,
+  }));
   allOk &&= result.ok;
   const text = `\n## ${result.name}${result.ok ? '' : ' (below its budget or threshold)'}\n\n${result.text}\n`;
   parts.push(text);
