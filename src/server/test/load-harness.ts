@@ -23,6 +23,8 @@ export interface LoadOptions {
   servers?: number;
   clients: number;
   seconds: number;
+  /** Steps each client makes at least, past `seconds` if need be (tests need every kind of write). */
+  minimumSteps?: number;
   /** Contacts the demo seeds before the run, for the reads to read. */
   seedContacts: number;
   /** PostgreSQL with fsync on (the bench) or off (the tests' speed setting). */
@@ -109,7 +111,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
             log,
             stats,
             Math.random,
-          ).runUntil(deadline),
+          ).runUntil(deadline, options.minimumSteps),
         ),
       );
     } finally {
