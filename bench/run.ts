@@ -21,6 +21,7 @@ import { crashSafety } from './crash-safety.ts';
 import { lighthouseSection } from './lighthouse.ts';
 import { loadSection } from './load.ts';
 import { machineHeader } from './machine.ts';
+import { markdownTable } from './markdown-table.ts';
 import { searchAtScale } from './search.ts';
 import { serverThroughput } from './server-throughput.ts';
 import type { SectionResult } from './section.ts';
@@ -106,6 +107,7 @@ const selected = full ? sections : sections.filter(({ chosen }) => chosen);
 const parts = [header];
 console.log(header);
 let allOk = true;
+const verdicts: string[][] = [];
 for (const section of selected) {
   progress(`section ${section.id}`);
   // A section that throws is reported as failed; the others still run.
@@ -115,11 +117,16 @@ for (const section of selected) {
     text: `The section failed: ${error instanceof Error ? error.message : String(error)}`,
   }));
   allOk &&= result.ok;
+  verdicts.push([result.name, result.ok ? 'within' : 'below (see the section)']);
   const text = `\n## ${result.name}${result.ok ? '' : ' (below its budget or threshold)'}\n\n${result.text}\n`;
   parts.push(text);
   console.log(text);
 }
-progress(`done in ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+const summary = `\n## Summary\n\nThe run took ${minutes} min.\n\n${markdownTable(['section', 'budgets and thresholds'], verdicts)}\n`;
+parts.push(summary);
+console.log(summary);
+progress(`done in ${minutes} min`);
 
 if (full) {
   await writeFile(reportFile, `${parts.join('\n').trimEnd()}\n`);
