@@ -2,6 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { markdownTable } from './markdown-table.ts';
 import type { SectionResult } from './section.ts';
 
 /** Gzipped JS the browser must load before the first page renders (kB = 1000 bytes, as Vite). */
@@ -53,12 +54,12 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
   const ok =
     initialGzip <= initialJsBudgetBytes && pageRows.every((row) => row.verdict !== 'FAIL');
   const lines = [
-    table(
+    markdownTable(
       ['chunk', 'raw kB', 'gzip kB', 'initial'],
       rows.map((row) => [row.file, kB(row.raw), kB(row.gzip), row.initial ? 'yes' : '']),
     ),
     '',
-    table(
+    markdownTable(
       ['page (entry + route chunks + static imports)', 'gzip kB', `budget ${kB(initialJsBudgetBytes)} kB`],
       pageRows.map((row) => [row.name, kB(row.gzip), row.verdict]),
     ),
@@ -119,16 +120,4 @@ function pageClosures(manifest: Record<string, ManifestChunk>) {
 
 function kB(bytes: number): string {
   return (bytes / 1000).toFixed(2);
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)),
-  );
-  // First column left-aligned (names), the others right-aligned (numbers).
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

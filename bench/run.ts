@@ -1,52 +1,136 @@
-// `npm run bench`: builds the dashboard and prints each benchmark section's report.
+// `npm run bench`: builds the dashboard, runs every benchmark section, prints one report and writes
+// the same text to bench/report.md. Naming sections runs only those (and writes no report.md):
 //   --check-bundle  only the bundle-size section; exit 1 when the initial JS is over budget (CI).
 //   --reuse-dist    skip the build when dist/ already has a manifest.
+//   --server        server throughput beside bare node:http (--contacts N, --duration S per endpoint).
+//   --search        search at 100,000 and 1,000,000 contacts on SQLite and PostgreSQL.
+//   --load          load: --clients N (50) for --load-seconds S (60) on two processes on PostgreSQL,
+//                   then one on SQLite.
+//   --lighthouse    Lighthouse on the sign-in, contacts, list settings and message pages.
+//   --render        the contacts table with 1000 rows.
+//   --crash N       crash safety, N kills per database (the full run does 20).
+// Progress goes to stderr; the report to stdout.
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { bundleSize } from './bundle-size.ts';
-import { serverThroughput } from './server-throughput.ts';
-import { crashSafety } from './crash-safety.ts';
 import { contactsRender } from './contacts-render.ts';
+import { crashSafety } from './crash-safety.ts';
+import { lighthouseSection } from './lighthouse.ts';
+import { loadSection } from './load.ts';
+import { machineHeader } from './machine.ts';
+import { markdownTable } from './markdown-table.ts';
+import { searchAtScale } from './search.ts';
+import { serverThroughput } from './server-throughput.ts';
 import type { SectionResult } from './section.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(repoRoot, 'dist');
+const reportFile = path.join(import.meta.dirname, 'report.md');
 
 const { values: flags } = parseArgs({
   options: {
     'check-bundle': { type: 'boolean', default: false },
     'reuse-dist': { type: 'boolean', default: false },
+    server: { type: 'boolean', default: false },
     contacts: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
+    search: { type: 'boolean', default: false },
+    load: { type: 'boolean', default: false },
+    clients: { type: 'string', default: '50' },
+    'load-seconds': { type: 'string', default: '60' },
+    lighthouse: { type: 'boolean', default: false },
+    render: { type: 'boolean', default: false },
     crash: { type: 'string' },
   },
 });
 
+const started = Date.now();
+function progress(line: string): void {
+  const elapsed = Math.round((Date.now() - started) / 1000);
+  console.error(
+    `[${String(Math.floor(elapsed / 60)).padStart(2, '0')}:${String(elapsed % 60).padStart(2, '0')}] ${line}`,
+  );
+}
+
+const header = await machineHeader();
 if (!(flags['reuse-dist'] && existsSync(path.join(distDir, '.vite/manifest.json')))) {
+  progress('building the dashboard');
   await build({ root: repoRoot, logLevel: 'warn' });
 }
 
-// New sections (e.g. server throughput) are added here as modules of bench/.
-const sections: { id: string; run: () => Promise<SectionResult> }[] = [
-  { id: 'bundle', run: () => bundleSize(distDir) },
-  { id: 'contacts-render', run: () => contactsRender(distDir) },
+const sections: { id: string; chosen: boolean; run: () => Promise<SectionResult> }[] = [
+  { id: 'bundle', chosen: flags['check-bundle'], run: () => bundleSize(distDir) },
+  { id: 'render', chosen: flags.render, run: () => contactsRender(distDir) },
   {
     id: 'server',
+    chosen: flags.server,
     run: () =>
-      serverThroughput({ contacts: Number(flags.contacts), duration: Number(flags.duration), connections: 10 }),
+      serverThroughput({
+        contacts: Number(flags.contacts),
+        duration: Number(flags.duration),
+        connections: 10,
+      }),
+  },
+  {
+    id: 'search',
+    chosen: flags.search,
+    run: () =>
+      searchAtScale({ sizes: [100_000, 1_000_000], seconds: 5, connections: 10, progress }),
+  },
+  {
+    id: 'lighthouse',
+    chosen: flags.lighthouse,
+    run: () => lighthouseSection({ distDir, runs: 3, progress }),
+  },
+  {
+    id: 'load',
+    chosen: flags.load,
+    run: () =>
+      loadSection({
+        clients: Number(flags.clients),
+        seconds: Number(flags['load-seconds']),
+        progress,
+      }),
+  },
+  {
+    id: 'crash',
+    chosen: flags.crash !== undefined,
+    run: () => crashSafety(Number(flags.crash ?? 20)),
   },
 ];
-if (flags.crash !== undefined) sections.push({ id: 'crash', run: () => crashSafety(Number(flags.crash)) });
-const selected = flags['check-bundle'] ? sections.filter(({ id }) => id === 'bundle') : sections;
+const full = sections.every(({ chosen }) => !chosen);
+const selected = full ? sections : sections.filter(({ chosen }) => chosen);
 
+const parts = [header];
+console.log(header);
 let allOk = true;
+const verdicts: string[][] = [];
 for (const section of selected) {
-  const result = await section.run();
+  progress(`section ${section.id}`);
+  // A section that throws is reported as failed; the others still run.
+  const result = await section.run().catch((error: unknown): SectionResult => ({
+    name: section.id,
+    ok: false,
+    text: `The section failed: ${error instanceof Error ? error.message : String(error)}`,
+  }));
   allOk &&= result.ok;
-  console.log(`\n## ${result.name}\n\n${result.text}`);
+  verdicts.push([result.name, result.ok ? 'within' : 'below (see the section)']);
+  const text = `\n## ${result.name}${result.ok ? '' : ' (below its budget or threshold)'}\n\n${result.text}\n`;
+  parts.push(text);
+  console.log(text);
 }
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+const summary = `\n## Summary\n\nThe run took ${minutes} min.\n\n${markdownTable(['section', 'budgets and thresholds'], verdicts)}\n`;
+parts.push(summary);
+console.log(summary);
+progress(`done in ${minutes} min`);
 
+if (full) {
+  await writeFile(reportFile, `${parts.join('\n').trimEnd()}\n`);
+  progress(`wrote ${path.relative(repoRoot, reportFile)}`);
+}
 // Reports are informative by default; --check-bundle turns the budget into a gate.
 if (flags['check-bundle'] && !allOk) process.exitCode = 1;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { Account } from '../api/schemas/account.ts';
@@ -316,6 +317,47 @@ describeEachDialect('listkeeper demo', (dialect) => {
       }),
     );
     expect(again.count).toBe(150);
+  });
+
+  it('keeps the search index whole: searches find what a scan finds, later contacts included', async () => {
+    const accountId = first.account_ids.demo ?? 0;
+    const rows = await server.database.db
+      .selectFrom('contacts')
+      .select(['surname', 'search_text'])
+      .where('account_id', '=', accountId)
+      .execute();
+    const search = async (term: string) =>
+      asContacts(
+        await server.request('GET', '/api/2/contacts/', {
+          key: first.account_key,
+          query: { search: term, limit: 1 },
+        }),
+      ).count;
+    // The demo fills SQLite's full-text index in one statement after its inserts (demo.repository.ts).
+    const terms = [...new Set(rows.map((row) => row.surname.toLowerCase()))].slice(0, 8);
+    expect(terms.length).toBeGreaterThan(3);
+    for (const term of terms) {
+      const scanned = rows.filter((row) => row.search_text.includes(term)).length;
+      expect(await search(term), term).toBe(scanned);
+    }
+    // Its per-row trigger is back: a contact written afterwards is found too.
+    const added = await server.request('POST', '/api/2/contacts/', {
+      key: first.account_key,
+      form: { surname: 'Quartzfield', emails: ['zeb.quartzfield@example.org'] },
+    });
+    expect(added.status).toBe(200);
+    expect(await search('quartzfield')).toBe(1);
+    if (dialect === 'sqlite') {
+      await sql`insert into contacts_fts(contacts_fts) values ('integrity-check')`.execute(server.database.db);
+    }
+  });
+
+  it.runIf(dialect === 'postgres')('leaves PostgreSQL planner statistics of the tables it filled', async () => {
+    const analyzed = await sql<{ relname: string }>`select relname from pg_stat_user_tables
+      where last_analyze is not null and relname in ('contacts', 'emails', 'memberships', 'contact_values')`.execute(
+      server.database.db,
+    );
+    expect(analyzed.rows.map((row) => row.relname).sort()).toEqual(['contact_values', 'contacts', 'emails', 'memberships']);
   });
 
   it('refuses a --contacts that is no whole number in range', async () => {

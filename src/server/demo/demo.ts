@@ -26,8 +26,10 @@ import {
   insertEmailRows,
   insertMembershipRows,
   raiseMaxContacts,
+  refreshPlannerStatistics,
   sampleMembers,
   setPasswordHash,
+  withDeferredSearchIndex,
 } from '../repositories/demo.repository.ts';
 import { emailKey } from '../repositories/emails.repository.ts';
 import { LIST_DEFAULTS, type ListSettings } from '../repositories/lists.mapper.ts';
@@ -273,20 +275,22 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
   const { contacts } = parsed.data;
 
   // One transaction: a run that fails leaves nothing half-written, and one commit is one fsync.
-  return database.db.transaction().execute(async (db) => {
+  const result = await database.db.transaction().execute(async (db) => {
     const accountIds: Record<string, number> = {};
     for (const plan of plans(contacts)) {
       const { row, existed } = await ensureAccount(db, plan);
       accountIds[plan.name] = row.id;
       const listIds = await ensureLists(db, row.id, plan.lists);
       const fieldIds = await ensureFields(db, row.id, plan.fields);
-      await topUpContacts(db, {
-        accountId: row.id,
-        plan,
-        listIds,
-        fieldIds,
-        checkCollisions: existed,
-      });
+      await withDeferredSearchIndex(db, () =>
+        topUpContacts(db, {
+          accountId: row.id,
+          plan,
+          listIds,
+          fieldIds,
+          checkCollisions: existed,
+        }),
+      );
       if ((await countMessagesOf(db, row.id)) === 0) await seedThreads(db, row, listIds);
       for (const person of plan.people) await ensurePerson(db, row.id, person);
     }
@@ -307,6 +311,8 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
       administrator: { username: DEMO_ADMINISTRATOR, password },
     };
   });
+  await refreshPlannerStatistics(database.db);
+  return result;
 }
 
 async function ensureAccount(

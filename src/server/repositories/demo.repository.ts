@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, SqliteAdapter, type Insertable, type Kysely } from 'kysely';
 import type {
   ContactsTable,
   ContactValuesTable,
@@ -27,6 +27,45 @@ export async function insertContactsReturningIds(
   if (rows.length === 0) return [];
   const returned = await db.insertInto('contacts').values(rows).returning('id').execute();
   return returned.map((row) => row.id).sort((a, b) => a - b);
+}
+
+/**
+ * Runs `write` (bulk contact inserts) with SQLite's full-text index of contacts (migration 0300)
+ * filled once at the end instead of row by row: its per-row trigger makes a large insert four times
+ * slower than one `INSERT … SELECT` over the new rows (measured: 100,000 contacts, 7.0 s against
+ * 1.6 s). The trigger is dropped and re-created from its own stored SQL inside the caller's
+ * transaction, so a failure rolls both back and readers never see it missing; new ids are above
+ * the old maximum (AUTOINCREMENT). PostgreSQL's trigram index needs nothing: it is maintained by
+ * the inserts themselves.
+ */
+export async function withDeferredSearchIndex<T>(
+  db: Kysely<Database>,
+  write: () => Promise<T>,
+): Promise<T> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return write();
+  const trigger = await sql<{
+    sql: string;
+  }>`select sql from sqlite_master where type = 'trigger' and name = 'contacts_fts_insert'`.execute(db);
+  const definition = trigger.rows[0]?.sql;
+  if (definition === undefined) return write();
+  const before = await sql<{ id: number | null }>`select max(id) as id from contacts`.execute(db);
+  const lastId = before.rows[0]?.id ?? 0;
+  await sql`drop trigger contacts_fts_insert`.execute(db);
+  const result = await write();
+  await sql`insert into contacts_fts(rowid, search_text)
+    select id, search_text from contacts where id > ${lastId}`.execute(db);
+  await sql.raw(definition).execute(db);
+  return result;
+}
+
+/**
+ * PostgreSQL plans with the statistics autovacuum gathers some time after a bulk load; until then it
+ * misjudges the new rows (measured: a search over 100,000 fresh demo contacts ran four times slower
+ * before ANALYZE). SQLite keeps the plans it has without statistics, so it is left alone.
+ */
+export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return;
+  await sql`analyze contacts, emails, memberships, contact_values`.execute(db);
 }
 
 export async function insertEmailRows(

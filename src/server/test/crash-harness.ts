@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { freePort, startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
+import { waitForServer } from './server-process.ts';
 
 /**
  * SECURITY.md 23: clients log every contact that got a 2xx while the server (and, on PostgreSQL,
@@ -28,20 +29,6 @@ const WRITERS = 4;
 interface Acknowledged {
   id: number;
   email: string;
-}
-
-async function waitForServer(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error('the server did not start in 30 s');
 }
 
 /** Writes contacts until stopped; only answers that arrived with a 2xx count as acknowledged. */
