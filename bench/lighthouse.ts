@@ -7,6 +7,7 @@ import path from 'node:path';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 import * as z from 'zod';
+import { MessagePage } from '../src/api/schemas/message.ts';
 import { runCliJson, startServerProcess } from '../src/server/test/server-process.ts';
 import { markdownTable } from './markdown-table.ts';
 import type { SectionResult } from './section.ts';
@@ -39,6 +40,19 @@ interface Audited {
   finalPath: string;
 }
 
+/** The demo account's newest message (spec §4.5: newest first), through the API. */
+async function newestMessageId(
+  origin: string,
+  demo: { global_key: string; account_ids: { demo: number } },
+): Promise<string> {
+  const url = `${origin}/api/2/messages/?limit=1&direction=desc&account_id=${demo.account_ids.demo}`;
+  const response = await fetch(url, { headers: { authorization: `Bearer ${demo.global_key}` } });
+  const page = MessagePage.parse(await response.json());
+  const [message] = page.data;
+  if (!message) throw new Error('the demo account has no message to audit');
+  return String(message.id);
+}
+
 export async function lighthouseSection(options: LighthouseOptions): Promise<SectionResult> {
   // Lighthouse and the section launch the same browser: the system Chromium unless told otherwise.
   const chromePath = (process.env.CHROME_PATH ??= '/usr/bin/chromium');
@@ -62,11 +76,9 @@ export async function lighthouseSection(options: LighthouseOptions): Promise<Sec
       { name: 'sign-in', path: '/sign-in', signedIn: false },
       { name: 'contacts', path: `${account}/contacts`, signedIn: true },
       { name: 'list settings', path: `${account}/lists/announcements`, signedIn: true },
-      // The message page (/a/:accountId/messages/:messageId) is being built on another branch;
-      // until it is merged the messages page stands in for it.
       {
-        name: 'messages (stand-in for a message page)',
-        path: `${account}/messages`,
+        name: 'a message',
+        path: `${account}/messages/${await newestMessageId(server.url, demo)}`,
         signedIn: true,
       },
     ];
