@@ -70,6 +70,16 @@ test('compose: send to a list with a preview, shown as queued, then found in the
     0,
   );
 
+  // Nothing written is lost by leaving the page by mistake.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Messages' })
+    .click();
+  const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await expect(leave).toContainText('This message is not sent.');
+  await leave.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page.getByLabel('Subject')).toHaveValue(subject);
+
   await page.getByRole('button', { name: 'Send to the list' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued' })).toHaveText(
     /Queued: the message to news is being processed\./,

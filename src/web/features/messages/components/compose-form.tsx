@@ -9,6 +9,7 @@ import { plainToHtml } from '../../../../api/message-content.ts';
 import { MessageSend } from '../../../../api/schemas/message.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SafeHtmlFrame } from '../../../components/safe-html/safe-html-frame.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
@@ -89,6 +90,10 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
 
   return (
     <div className="compose">
+      <UnsavedChangesGuard
+        dirty={form.formState.isDirty}
+        description="This message is not sent. If you leave, what you wrote is lost."
+      />
       <p className="notice" id={`${id}-override`}>
         Sending from the dashboard overrides the list&rsquo;s posting restrictions (spec §4.5): the
         message is neither held for moderation nor rejected, whatever the list&rsquo;s moderation,

@@ -1,6 +1,6 @@
 import '../messages.css';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -86,6 +86,17 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
       ?.querySelector<HTMLElement>(`[data-message-link="${CSS.escape(messageKey(message))}"]`)
       ?.focus();
   };
+  /**
+   * The row triage goes on with once the delete dialog has closed: closing a modal dialog gives
+   * the focus back to what opened it, so focusing any earlier (even a frame later) is undone.
+   */
+  const focusAfterDelete = useRef<Message | null>(null);
+  useEffect(() => {
+    // The dialog's own effect (a child's) has closed it by now.
+    if (deleting !== null || !focusAfterDelete.current) return;
+    focusRow(focusAfterDelete.current);
+    focusAfterDelete.current = null;
+  });
   /** Moves the triage cursor by `step` rows; from nowhere, `j` starts at the top, `k` at the end. */
   const move = (step: number) => {
     const index = rows.findIndex((message) => messageKey(message) === current);
@@ -223,9 +234,8 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
           const index = rows.findIndex((m) => messageKey(m) === messageKey(deleting));
           const neighbour = rows[index + 1] ?? rows[index - 1];
           toggle([deleting], false);
+          focusAfterDelete.current = neighbour ?? null;
           setDeleting(null);
-          // After the dialog has closed and handed the focus back.
-          if (neighbour) requestAnimationFrame(() => focusRow(neighbour));
         }}
       />
       <ConfirmDialog

@@ -2,11 +2,12 @@ import '../../lists.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
-import { useBlocker, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ApiError } from '../../../../../api/errors.ts';
 import type { List } from '../../../../../api/schemas/list.ts';
 import { Dialog } from '../../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../../components/error-message.tsx';
+import { UnsavedChangesGuard } from '../../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../../lib/api-client.ts';
 import { useUpdateList } from '../../api/update-list.ts';
 import {
@@ -60,28 +61,25 @@ export function ListSettingsForm({
   const changes = changedFields(initial, { ...initial, ...watched });
   const changeCount = Object.keys(changes).length;
   const dirty = changeCount > 0;
-  const dirtyRef = useRef(dirty);
-  useEffect(() => {
-    dirtyRef.current = dirty;
-  }, [dirty]);
 
   /** Set when the page itself moves on (after a rename): nothing is lost, nothing to ask. */
   const leaving = useRef(false);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      !leaving.current && dirtyRef.current && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
 
   const formRef = useRef<HTMLFormElement>(null);
   /** Not every field registers a ref (line lists, choices): focus by name instead. */
   const focusField = (key: string) =>
     formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(key)}"]`)?.focus();
+  /**
+   * The field to focus once the review dialog has closed: closing a modal dialog gives the focus
+   * back to what opened it, so focusing earlier (even a frame later, under load) is undone.
+   */
+  const focusAfterReview = useRef<string | null>(null);
+  useEffect(() => {
+    // The dialog's own effect (a child's) has closed it by now.
+    if (review || focusAfterReview.current === null) return;
+    focusField(focusAfterReview.current);
+    focusAfterReview.current = null;
+  });
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) =>
     void form.handleSubmit(
@@ -117,8 +115,7 @@ export function ListSettingsForm({
           const onField = error instanceof ApiError ? serverFieldError(error.message) : null;
           if (onField) {
             form.setError(onField.field, { type: 'server', message: onField.message });
-            // After the dialog has closed and given the focus back.
-            requestAnimationFrame(() => focusField(onField.field));
+            focusAfterReview.current = onField.field;
           } else {
             setTopError(error);
           }
@@ -241,29 +238,11 @@ export function ListSettingsForm({
         </div>
       </Dialog>
 
-      <Dialog
-        open={blocker.state === 'blocked'}
-        onClose={() => blocker.reset?.()}
-        title="Leave without saving?"
-      >
-        <p>
-          This list has {changeCount} unsaved {changeCount === 1 ? 'change' : 'changes'}. If you
-          leave, they are lost.
-        </p>
-        <div className="actions">
-          <button
-            type="button"
-            className="button"
-            data-initial-focus
-            onClick={() => blocker.reset?.()}
-          >
-            Stay on this page
-          </button>
-          <button type="button" className="button danger" onClick={() => blocker.proceed?.()}>
-            Leave and lose the changes
-          </button>
-        </div>
-      </Dialog>
+      <UnsavedChangesGuard
+        dirty={dirty}
+        leaving={leaving}
+        description={`This list has ${changeCount} unsaved ${changeCount === 1 ? 'change' : 'changes'}. If you leave, they are lost.`}
+      />
 
       <CopySettingsDialog
         open={copying}

@@ -1,0 +1,58 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import { useBlocker } from 'react-router';
+import { Dialog } from './dialog.tsx';
+
+/**
+ * Nothing typed is lost by leaving: while `dirty`, moving to another page inside the dashboard
+ * asks first (this dialog), and closing or reloading the tab gets the browser's own question.
+ * `leaving` lets the page move on by itself (after a save that changes its address).
+ */
+export function UnsavedChangesGuard({
+  dirty,
+  description,
+  leaving,
+}: {
+  dirty: boolean;
+  /** What would be lost: "This list has 2 unsaved changes. If you leave, they are lost." */
+  description: string;
+  leaving?: RefObject<boolean>;
+}) {
+  // The blocker reads the latest value at navigation time, not the one of the last render.
+  const dirtyRef = useRef(dirty);
+  useEffect(() => {
+    dirtyRef.current = dirty;
+  }, [dirty]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      !leaving?.current && dirtyRef.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  return (
+    <Dialog
+      open={blocker.state === 'blocked'}
+      onClose={() => blocker.reset?.()}
+      title="Leave without saving?"
+    >
+      <p>{description}</p>
+      <div className="actions">
+        <button
+          type="button"
+          className="button"
+          data-initial-focus
+          onClick={() => blocker.reset?.()}
+        >
+          Stay on this page
+        </button>
+        <button type="button" className="button danger" onClick={() => blocker.proceed?.()}>
+          Leave and lose the changes
+        </button>
+      </div>
+    </Dialog>
+  );
+}
