@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppDeps } from './http/app-deps.ts';
@@ -18,10 +19,17 @@ export interface BuildAppOptions {
   config: ServerConfig;
   database: DatabaseHandle;
   validateResponses?: boolean;
+  /** Tests pass their own, to forget what they changed behind the server's back. */
+  authCache?: AuthCache;
 }
 
 /** Builds the reference server: API v2 under /api/2/, and the dashboard from `dist/` at `/`. */
-export async function buildApp({ config, database, validateResponses = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  validateResponses = false,
+  authCache = createAuthCache(),
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
@@ -41,6 +49,7 @@ export async function buildApp({ config, database, validateResponses = false }: 
     dialect: database.dialect,
     config,
     validateResponses,
+    authCache,
     rateLimiter:
       database.dialect === 'postgres'
         ? postgresRateLimiter(database.db, config.rateLimitWindowSeconds)

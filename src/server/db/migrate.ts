@@ -6,6 +6,8 @@ import { contactsSearchTrigram } from './migrations/2026-11-21T0100-contacts-sea
 import { messageIndexes } from './migrations/2026-11-21T0110-message-indexes.ts';
 import { oauth } from './migrations/2026-11-21T0200-oauth.ts';
 import { contactsSearchFts } from './migrations/2026-11-21T0300-contacts-search-fts.ts';
+import { contactsFtsExact } from './migrations/2026-11-21T0400-contacts-fts-exact.ts';
+import { contactCounts } from './migrations/2026-11-21T0410-contact-counts.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -15,6 +17,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-21T0110-message-indexes': messageIndexes,
     '2026-11-21T0200-oauth': oauth(dialect),
     '2026-11-21T0300-contacts-search-fts': contactsSearchFts(dialect),
+    '2026-11-21T0400-contacts-fts-exact': contactsFtsExact(dialect),
+    '2026-11-21T0410-contact-counts': contactCounts(dialect),
   };
 }
 

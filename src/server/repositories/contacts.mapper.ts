@@ -1,16 +1,14 @@
 import type { Contact } from '../../api/schemas/contact.ts';
-import type { ContactRow } from './contacts.repository.ts';
+import type { ContactEmailRow, ContactMembershipRow, ContactRow } from './contacts.repository.ts';
 import type { CustomFieldRow } from './custom-fields.repository.ts';
 import { toEmail } from './emails.mapper.ts';
-import type { EmailRow } from './emails.repository.ts';
 import { toMembership } from './memberships.mapper.ts';
-import type { MembershipWithListRow } from './memberships.repository.ts';
 
 /** A contact row with its child rows, as loaded for one answer. */
 export interface ContactParts {
   row: ContactRow;
-  emails: EmailRow[];
-  memberships: MembershipWithListRow[];
+  emails: ContactEmailRow[];
+  memberships: ContactMembershipRow[];
   /** field id → value. */
   values: ReadonlyMap<number, string>;
 }
