@@ -1,4 +1,5 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import { directReaderOf } from './database.ts';
 import type { Database } from './schema.ts';
 
 /** Stands in the compiled parameters for a value the query takes when it runs. */
@@ -12,11 +13,12 @@ class Slot {
 export type SlotMaker<Args> = <K extends keyof Args & string>(name: K) => RawBuilder<Args[K]>;
 
 /**
- * A query of the hot path, built and compiled once per database and then run with new values.
+ * A read of the hot path, built and compiled once per database and then run with new values.
  * Kysely compiles every query anew, and compiling a statement with correlated subqueries costs
  * more than running it on an indexed key (measured: several times the single-contact GET's SQL).
  * `build` marks each value with `slot(name)`; only those change between runs, so a query whose
- * shape depends on its values (an `in (…)` list) does not belong here.
+ * shape depends on its values (an `in (…)` list) does not belong here. On SQLite it runs directly
+ * when it can (database.ts directReaderOf).
  */
 export function preparedQuery<Args extends Record<string, unknown>, Row>(
   build: (db: Kysely<Database>, slot: SlotMaker<Args>) => Compilable<Row>,
@@ -32,6 +34,8 @@ export function preparedQuery<Args extends Record<string, unknown>, Row>(
       compiled.set(adapter, query);
     }
     const parameters = query.parameters.map((value) => (value instanceof Slot ? args[value.name] : value));
+    const rows = directReaderOf(db)?.(query.sql, parameters);
+    if (rows) return rows as Row[];
     const result = await db.executeQuery<Row>({ ...query, parameters });
     return result.rows;
   };
