@@ -1,5 +1,5 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
-import { directReaderOf } from './database.ts';
+import { directReaderOf } from './direct-reader.ts';
 import type { Database } from './schema.ts';
 
 /** Stands in the compiled parameters for a value the query takes when it runs. */
@@ -17,8 +17,8 @@ export type SlotMaker<Args> = <K extends keyof Args & string>(name: K) => RawBui
  * Kysely compiles every query anew, and compiling a statement with correlated subqueries costs
  * more than running it on an indexed key (measured: several times the single-contact GET's SQL).
  * `build` marks each value with `slot(name)`; only those change between runs, so a query whose
- * shape depends on its values (an `in (…)` list) does not belong here. On SQLite it runs directly
- * when it can (database.ts directReaderOf).
+ * shape depends on its values (an `in (…)` list) does not belong here. Outside a transaction it
+ * runs on a statement prepared once (db/direct-reader.ts).
  */
 export function preparedQuery<Args extends Record<string, unknown>, Row>(
   build: (db: Kysely<Database>, slot: SlotMaker<Args>) => Compilable<Row>,
@@ -34,7 +34,7 @@ export function preparedQuery<Args extends Record<string, unknown>, Row>(
       compiled.set(adapter, query);
     }
     const parameters = query.parameters.map((value) => (value instanceof Slot ? args[value.name] : value));
-    const rows = directReaderOf(db)?.(query.sql, parameters);
+    const rows = await directReaderOf(db)?.(query.sql, parameters);
     if (rows) return rows as Row[];
     const result = await db.executeQuery<Row>({ ...query, parameters });
     return result.rows;

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type {
   ContactsTable,
   ContactValuesTable,
@@ -157,4 +157,9 @@ export async function raiseMaxContacts(
     .where('id', '=', accountId)
     .where('max_contacts', '<', maxContacts)
     .execute();
+}
+
+/** PostgreSQL: recomputes the planner's statistics of every table (ANALYZE). */
+export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
+  await sql`analyze`.execute(db);
 }
