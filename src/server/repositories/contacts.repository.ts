@@ -226,13 +226,16 @@ type RowWithChildren = ContactRow & {
   values_json: JsonRows<ContactValue> | null;
 };
 
+/**
+ * The row keeps its JSON columns rather than being copied without them (an object rest copy per
+ * contact showed in the profile); nothing reads them past this point.
+ */
 function withChildren(loaded: RowWithChildren): ContactWithChildren {
-  const { emails_json, memberships_json, values_json, ...row } = loaded;
   return {
-    row,
-    emails: byId(parseJsonRows(emails_json)),
-    memberships: byId(parseJsonRows(memberships_json)),
-    values: parseJsonRows(values_json),
+    row: loaded,
+    emails: byId(parseJsonRows(loaded.emails_json)),
+    memberships: byId(parseJsonRows(loaded.memberships_json)),
+    values: parseJsonRows(loaded.values_json),
   };
 }
 
@@ -298,8 +301,7 @@ type RowWithFields = RowWithChildren & { fields_json: JsonRows<CustomFieldRow> |
 
 function withFields(loaded: RowWithFields | undefined): ContactWithFields | undefined {
   if (!loaded) return undefined;
-  const { fields_json, ...contact } = loaded;
-  return { contact: withChildren(contact), fields: byId(parseJsonRows(fields_json)) };
+  return { contact: withChildren(loaded), fields: byId(parseJsonRows(loaded.fields_json)) };
 }
 
 const contactById = preparedQuery<{ accountId: number; id: number }, RowWithFields>((db, slot) =>
