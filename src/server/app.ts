@@ -73,8 +73,8 @@ export async function buildApp({
   app.addHook('onSend', (request, reply, payload, done) => {
     // HTML under /api/ (the OAuth sign-in and consent pages) gets the page headers (SECURITY.md 24).
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-    const headers = request.url.startsWith('/api/') && !isPage ? API_HEADERS : PAGE_SECURITY_HEADERS;
-    for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
+    const headers = request.url.startsWith('/api/') && !isPage ? API_HEADER_ENTRIES : PAGE_HEADER_ENTRIES;
+    for (const [name, value] of headers) if (!reply.hasHeader(name)) reply.header(name, value);
     done(null, payload);
   });
 
@@ -117,6 +117,9 @@ export async function buildApp({
   registerRoutes(app, deps);
   return app;
 }
+
+const API_HEADER_ENTRIES = Object.entries(API_HEADERS);
+const PAGE_HEADER_ENTRIES = Object.entries(PAGE_SECURITY_HEADERS);
 
 /** A path segment longer than any identifier or URL-encoded address the API stores. */
 const MAX_PARAM_LENGTH = 1000;
