@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppDeps } from './http/app-deps.ts';
@@ -18,10 +19,17 @@ export interface BuildAppOptions {
   config: ServerConfig;
   database: DatabaseHandle;
   validateResponses?: boolean;
+  /** Tests pass their own, to forget what they changed behind the server's back. */
+  authCache?: AuthCache;
 }
 
 /** Builds the reference server: API v2 under /api/2/, and the dashboard from `dist/` at `/`. */
-export async function buildApp({ config, database, validateResponses = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  validateResponses = false,
+  authCache = createAuthCache(),
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
@@ -41,6 +49,7 @@ export async function buildApp({ config, database, validateResponses = false }: 
     dialect: database.dialect,
     config,
     validateResponses,
+    authCache,
     rateLimiter:
       database.dialect === 'postgres'
         ? postgresRateLimiter(database.db, config.rateLimitWindowSeconds)
@@ -64,8 +73,8 @@ export async function buildApp({ config, database, validateResponses = false }: 
   app.addHook('onSend', (request, reply, payload, done) => {
     // HTML under /api/ (the OAuth sign-in and consent pages) gets the page headers (SECURITY.md 24).
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-    const headers = request.url.startsWith('/api/') && !isPage ? API_HEADERS : PAGE_SECURITY_HEADERS;
-    for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
+    const headers = request.url.startsWith('/api/') && !isPage ? API_HEADER_ENTRIES : PAGE_HEADER_ENTRIES;
+    for (const [name, value] of headers) if (!reply.hasHeader(name)) reply.header(name, value);
     done(null, payload);
   });
 
@@ -108,6 +117,9 @@ export async function buildApp({ config, database, validateResponses = false }: 
   registerRoutes(app, deps);
   return app;
 }
+
+const API_HEADER_ENTRIES = Object.entries(API_HEADERS);
+const PAGE_HEADER_ENTRIES = Object.entries(PAGE_SECURITY_HEADERS);
 
 /** A path segment longer than any identifier or URL-encoded address the API stores. */
 const MAX_PARAM_LENGTH = 1000;

@@ -417,6 +417,23 @@ describeEachDialect('contacts: get many (spec §4.1)', (dialect) => {
     expect(errorMessage(await server.request('GET', CONTACTS, { query }), 400)).toContain(message);
   });
 
+  it('counts an account through creations and deletions, apart from other accounts', async () => {
+    const other = await server.createAccount('counted');
+    const as = { key: server.globalKey, query: { account_id: other.id } };
+    // limit=1 keeps every page full, so each answer counts rather than deducing from the page.
+    const count = async () =>
+      readPage(await server.request('GET', CONTACTS, { ...as, query: { ...as.query, limit: 1 } })).count;
+    const created: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await server.request('POST', CONTACTS, { ...as, form: { emails: [freshAddress()] } });
+      created.push((expectStatus(response, 200) as { id: number }).id);
+    }
+    expect(await count()).toBe(3);
+    expectStatus(await server.request('DELETE', contactUrl(created[0] ?? 0), as), 200);
+    expect(await count()).toBe(2);
+    expect((await list({ limit: 1 })).count).toBe(105);
+  });
+
   it('filters by email, whatever its case', async () => {
     const page = await list({ email: 'BULK7@example.NET' });
     expect(page.count).toBe(1);

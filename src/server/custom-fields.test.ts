@@ -151,6 +151,20 @@ describeEachDialect('custom fields (spec §2.1)', (dialect) => {
       });
       expect(errorMessage(response, 400)).toMatch(/Unknown fields?: .*__proto__/);
     });
+
+    it('shows a field named like an object prototype as an ordinary key', async () => {
+      const account = await server.createAccount('fields-proto');
+      await createCustomField(server.database.db, { accountId: account.id, name: '__proto__' });
+      await createCustomField(server.database.db, { accountId: account.id, name: 'constructor' });
+      const as = { key: server.globalKey, query: { account_id: account.id } };
+      const created = await server.request('POST', '/api/2/contacts/', { ...as, form: { emails: [freshAddress()], constructor: 'c' } });
+      const id = String((created.json as { id: number }).id);
+      for (const response of [created, await server.request('GET', contactUrl(id), as)]) {
+        expect(response.body).toContain('"__proto__":""');
+        const contact = JSON.parse(response.body) as Record<string, unknown>;
+        expect(Object.hasOwn(contact, '__proto__') && contact.constructor).toBe('c');
+      }
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import { AUTHENTICATION_FAILED } from '../../api/constants.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Database } from '../db/schema.ts';
 import type { Scope } from '../oauth/scopes.ts';
+import type { AuthCache, KeyGrant } from './auth-cache.ts';
 import { findTokenPrincipal, isAccessToken } from './authenticate-token.ts';
 import { addressInCidr } from './cidr.ts';
 import { hashKey } from './keys.ts';
@@ -47,6 +48,7 @@ export interface Authenticated {
  */
 export async function authenticate(
   db: Kysely<Database>,
+  cache: AuthCache,
   header: string | undefined,
   remoteAddress: string,
   now: Date = new Date(),
@@ -58,18 +60,32 @@ export async function authenticate(
     if (!found) throw authenticationFailed();
     return { principal: found.principal, scopes: found.scopes };
   }
-  return { principal: await authenticateKey(db, header, remoteAddress, now), scopes: null };
+  return { principal: await authenticateKey(db, cache, header, remoteAddress, now), scopes: null };
 }
 
-/** Resolves an API key to its administrator; any failure is the same 401. */
+/**
+ * Resolves an API key to its administrator; any failure is the same 401. What the key grants may
+ * come from the cache (auth/auth-cache.ts); its expiry and cidr are checked here every time, so an
+ * expired key is refused at the instant it expires.
+ */
 export async function authenticateKey(
   db: Kysely<Database>,
+  cache: AuthCache,
   header: string | undefined,
   remoteAddress: string,
   now: Date = new Date(),
 ): Promise<Principal> {
   const key = keyFromHeader(header);
   if (!key) throw authenticationFailed();
+  const keyHash = hashKey(key);
+  const grant = await cache.key(keyHash, () => findKeyGrant(db, keyHash));
+  if (!grant) throw authenticationFailed();
+  if (grant.expiresAt !== null && grant.expiresAt <= now.getTime()) throw authenticationFailed();
+  if (grant.cidr && !addressInCidr(remoteAddress, grant.cidr)) throw authenticationFailed();
+  return grant.principal;
+}
+
+async function findKeyGrant(db: Kysely<Database>, keyHash: string): Promise<KeyGrant | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('administrators', 'administrators.id', 'api_keys.administrator_id')
@@ -82,16 +98,18 @@ export async function authenticateKey(
       'administrators.cidr',
       'api_keys.expires_at',
     ])
-    .where('api_keys.key_hash', '=', hashKey(key))
+    .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
-  if (!row) throw authenticationFailed();
-  if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) throw authenticationFailed();
-  if (row.cidr && !addressInCidr(remoteAddress, row.cidr)) throw authenticationFailed();
+  if (!row) return undefined;
   return {
-    administratorId: row.administrator_id,
-    accountId: row.account_id,
-    permissions: new Set(Permissions.parse(JSON.parse(row.permissions))),
-    limitLists: Names.parse(JSON.parse(row.limit_lists)),
-    limitMetadata: Names.parse(JSON.parse(row.limit_metadata)),
+    principal: {
+      administratorId: row.administrator_id,
+      accountId: row.account_id,
+      permissions: new Set(Permissions.parse(JSON.parse(row.permissions))),
+      limitLists: Names.parse(JSON.parse(row.limit_lists)),
+      limitMetadata: Names.parse(JSON.parse(row.limit_metadata)),
+    },
+    expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
+    cidr: row.cidr,
   };
 }

@@ -7,6 +7,8 @@ import { messageIndexes } from './migrations/2026-11-21T0110-message-indexes.ts'
 import { oauth } from './migrations/2026-11-21T0200-oauth.ts';
 import { contactsSearchFts } from './migrations/2026-11-21T0300-contacts-search-fts.ts';
 import { apiKeysAdministratorIndex } from './migrations/2026-11-21T0400-api-keys-administrator-index.ts';
+import { contactsFtsExact } from './migrations/2026-11-21T0400-contacts-fts-exact.ts';
+import { contactCounts } from './migrations/2026-11-21T0410-contact-counts.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -17,6 +19,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-21T0200-oauth': oauth(dialect),
     '2026-11-21T0300-contacts-search-fts': contactsSearchFts(dialect),
     '2026-11-21T0400-api-keys-administrator-index': apiKeysAdministratorIndex,
+    '2026-11-21T0400-contacts-fts-exact': contactsFtsExact(dialect),
+    '2026-11-21T0410-contact-counts': contactCounts(dialect),
   };
 }
 

@@ -11,6 +11,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   custom_fields: CustomFieldsTable;
   contacts: ContactsTable;
+  contact_counts: ContactCountsTable;
   contact_values: ContactValuesTable;
   emails: EmailsTable;
   lists: ListsTable;
@@ -81,6 +82,12 @@ export interface ContactsTable {
   created: string;
   /** Lower-cased text of every property (names, notes, ccid, addresses, custom values) for search. */
   search_text: Generated<string>;
+}
+
+/** The number of contacts of each account, kept by triggers (migration 0410). */
+export interface ContactCountsTable {
+  account_id: number;
+  contacts: number;
 }
 
 export interface ContactValuesTable {

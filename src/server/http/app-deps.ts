@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AuthCache } from '../auth/auth-cache.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DialectName } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
@@ -10,6 +11,8 @@ export interface AppDeps {
   dialect: DialectName;
   config: ServerConfig;
   rateLimiter: RateLimiter;
+  /** Keys and accounts as recently read (auth/auth-cache.ts). */
+  authCache: AuthCache;
   /** Tests parse every answer with the contract's schema, to catch a mapper that drifts. */
   validateResponses: boolean;
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
 import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
+import { changesAuth } from '../auth/auth-cache.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { callerAddress } from '../auth/caller-address.ts';
 import { can, type Principal } from '../auth/principal.ts';
@@ -76,15 +77,19 @@ export function defineRoute<K extends OperationName>(
   const operation = OPERATIONS[name];
   const rule = ROUTE_PERMISSIONS[name];
   const isWrite = operation.method !== 'GET';
+  const invalidatesAuth = isWrite && changesAuth(name);
+  const parseQuery = formParser('query' in operation ? operation.query : NO_FIELDS);
+  const parseBody = formParser('body' in operation ? operation.body : NO_FIELDS);
   app.route({
     method: operation.method,
     url: `/api/2${operation.path}`,
     handler: async (request, reply) => {
-      const { principal, scopes } = await authenticate(deps.db, request.headers.authorization, callerAddress(request));
-      const search = new URLSearchParams(queryStringOf(request.url));
-      const accountIds = search.getAll(ACCOUNT_ID_PARAM);
+      const { principal, scopes } = await authenticate(deps.db, deps.authCache, request.headers.authorization, callerAddress(request));
+      const queryString = queryStringOf(request.url);
+      const search = queryString === '' ? null : new URLSearchParams(queryString);
+      const accountIds = search?.getAll(ACCOUNT_ID_PARAM) ?? [];
       if (accountIds.length > 1) throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
-      search.delete(ACCOUNT_ID_PARAM);
+      search?.delete(ACCOUNT_ID_PARAM);
       const account = await resolveAccount(deps, principal, name, accountIds[0] ?? null, Boolean(rule.global));
       if (!rule.anyOf.some((permission) => can(principal, permission))) {
         throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
@@ -94,10 +99,9 @@ export function defineRoute<K extends OperationName>(
         throw forbidden(`This access token was not granted the ${ROUTE_SCOPES[name]} scope`);
       }
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
-      const query = 'query' in operation ? parseOrThrow(operation.query, search) : parseOrThrow(NO_FIELDS, search);
+      const query = parseQuery(search?.size ? search : null);
       // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
-      const form = await readBody(request);
-      const body = 'body' in operation ? parseOrThrow(operation.body, form) : parseOrThrow(NO_FIELDS, form);
+      const body = parseBody(await readBody(request));
       const params = request.params as Record<string, string>;
       // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
       if (Object.values(params).some((value) => value.includes('\0'))) throw new HttpError(404, 'Not found');
@@ -124,6 +128,8 @@ export function defineRoute<K extends OperationName>(
           if (account && charge) await deps.rateLimiter.refund(account.id, charge.windowStart, 1);
           throw error;
         }
+        // Committed: the next request, in this process, sees a revoked key or a changed account.
+        if (invalidatesAuth) deps.authCache.forget();
       } else if (CHARGED_BEFORE.has(name)) {
         // Not given back when it fails: a failed fetch cost the remote host and this server as much.
         charge = await chargeOrThrow(deps, account, 1);
@@ -144,16 +150,24 @@ export function defineRoute<K extends OperationName>(
   });
 }
 
-function parseOrThrow<S extends z.ZodType>(schema: S, source: FormSource): z.output<S> {
-  const parsed = parseForm(schema, source);
-  if (!parsed.success) throw badRequest(parsed.message);
-  return parsed.data;
+/**
+ * Decodes a form (null: none sent) or refuses it with 400. What no form decodes to is worked out
+ * once per route, as most reads send no query and no read has a body.
+ */
+function formParser<S extends z.ZodType>(schema: S): (source: FormSource | null) => z.output<S> {
+  const parsedEmpty = parseForm(schema, []);
+  return (source) => {
+    if (source === null && parsedEmpty.success) return { ...(parsedEmpty.data as object) } as z.output<S>;
+    const parsed = parseForm(schema, source ?? []);
+    if (!parsed.success) throw badRequest(parsed.message);
+    return parsed.data;
+  };
 }
 
 /** Urlencoded bodies arrive as URLSearchParams (app.ts); multipart fields are collected here. */
-async function readBody(request: FastifyRequest): Promise<FormSource> {
+async function readBody(request: FastifyRequest): Promise<FormSource | null> {
   if (request.isMultipart()) return readMultipart(request);
-  return request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+  return request.body instanceof URLSearchParams ? request.body : null;
 }
 
 /**
@@ -224,7 +238,7 @@ async function resolveAccount(
     if (name.startsWith('users.') || name === 'caller.get') return null;
     throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key (spec §4.8)`);
   }
-  const account = await findAccountById(deps.db, accountId);
+  const account = await deps.authCache.account(accountId, () => findAccountById(deps.db, accountId));
   if (!account) throw new HttpError(404, 'Account not found');
   return account;
 }

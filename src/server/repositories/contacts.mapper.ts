@@ -1,16 +1,14 @@
 import type { Contact } from '../../api/schemas/contact.ts';
-import type { ContactRow } from './contacts.repository.ts';
+import type { ContactEmailRow, ContactMembershipRow, ContactRow } from './contacts.repository.ts';
 import type { CustomFieldRow } from './custom-fields.repository.ts';
 import { toEmail } from './emails.mapper.ts';
-import type { EmailRow } from './emails.repository.ts';
 import { toMembership } from './memberships.mapper.ts';
-import type { MembershipWithListRow } from './memberships.repository.ts';
 
 /** A contact row with its child rows, as loaded for one answer. */
 export interface ContactParts {
   row: ContactRow;
-  emails: EmailRow[];
-  memberships: MembershipWithListRow[];
+  emails: ContactEmailRow[];
+  memberships: ContactMembershipRow[];
   /** field id → value. */
   values: ReadonlyMap<number, string>;
 }
@@ -29,7 +27,7 @@ export interface ContactView {
 export function toContact(parts: ContactParts, view: ContactView): Contact {
   const { row } = parts;
   const ref = view.ref(row);
-  const standard = {
+  const contact: Contact = {
     id: row.id,
     ccid: row.ccid,
     firstname: row.firstname,
@@ -41,11 +39,14 @@ export function toContact(parts: ContactParts, view: ContactView): Contact {
       .filter((membership) => view.lists === null || view.lists.has(membership.list_name))
       .map((membership) => toMembership(membership, ref)),
   };
-  // Entries rather than assignment: a field key is account data and must never reach a prototype.
-  const custom = Object.fromEntries(
-    view.fields.map(({ field, key }) => [key, parts.values.get(field.id) ?? '']),
-  );
-  return { ...standard, ...custom };
+  // Added to the one object rather than spread into a new one (the hot path's profile showed the
+  // copies). A field key is account data: `__proto__` must become an own key, never the prototype.
+  for (const { field, key } of view.fields) {
+    const value = parts.values.get(field.id) ?? '';
+    if (key === '__proto__') Object.defineProperty(contact, key, { value, enumerable: true, writable: true, configurable: true });
+    else contact[key] = value;
+  }
+  return contact;
 }
 
 /**

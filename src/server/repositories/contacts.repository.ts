@@ -1,5 +1,4 @@
 import {
-  SqliteAdapter,
   sql,
   type Expression,
   type ExpressionBuilder,
@@ -9,9 +8,28 @@ import {
   type SqlBool,
   type Updateable,
 } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
+import { byId, jsonArrayOf, parseJsonRows, type JsonRows } from '../db/json-rows.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { ContactsTable, Database } from '../db/schema.ts';
+import type { ContactValueRow, CustomFieldRow } from './custom-fields.repository.ts';
+import type { EmailRow } from './emails.repository.ts';
+import type { MembershipWithListRow } from './memberships.repository.ts';
 
 export type ContactRow = Selectable<ContactsTable>;
+
+/** What a contact answer shows of its addresses, memberships and custom values. */
+export type ContactEmailRow = Pick<EmailRow, 'id' | 'email' | 'digest' | 'paused' | 'confirmed' | 'ceid'>;
+export type ContactMembershipRow = Pick<MembershipWithListRow, 'id' | 'list_name' | 'digest'>;
+export type ContactValue = Pick<ContactValueRow, 'field_id' | 'value'>;
+
+/** A contact row with its child rows, loaded in the same statement. */
+export interface ContactWithChildren {
+  row: ContactRow;
+  emails: ContactEmailRow[];
+  memberships: ContactMembershipRow[];
+  values: ContactValue[];
+}
 
 /** Spec §4.1 get many: every filter given applies. */
 export interface ContactFilter {
@@ -40,7 +58,7 @@ function like(column: Expression<string>, pattern: string) {
 
 /** Whether the SQLite full-text index of contacts (migration 0300) answers searches. */
 function hasFts(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof SqliteAdapter;
+  return dialectOf(db) === 'sqlite';
 }
 
 function matching(accountId: number, filter: ContactFilter, fts = false) {
@@ -74,15 +92,18 @@ function matching(accountId: number, filter: ContactFilter, fts = false) {
     }
     if (filter.search !== undefined) {
       const pattern = `%${escapeLike(filter.search)}%`;
-      // search_text holds every property lower-cased: one indexed scan (pg_trgm on PostgreSQL).
-      conditions.push(like(sql.ref<string>('contacts.search_text'), pattern));
       if (fts && [...filter.search].length >= 3) {
-        // SQLite: the FTS5 trigram index finds the candidates (a quoted phrase is a literal
-        // substring there); the LIKE above keeps the exact semantics.
+        // SQLite: the FTS5 trigram index (migrations 0300, 0400) finds the contacts whose
+        // search_text holds the term; a quoted phrase is a literal substring there, compared
+        // character by character, as both sides are lower-cased.
         const phrase = `"${filter.search.replaceAll('"', '""')}"`;
         conditions.push(
           eb('contacts.id', 'in', sql<number>`(select rowid from contacts_fts where contacts_fts match ${phrase})`),
         );
+      } else {
+        // search_text holds every property lower-cased: one indexed scan with pg_trgm on
+        // PostgreSQL; a scan on SQLite for terms shorter than a trigram.
+        conditions.push(like(sql.ref<string>('contacts.search_text'), pattern));
       }
       if (filter.searchFieldIds !== undefined) {
         // A limited caller must not find contacts through values it cannot see: re-check the match
@@ -124,6 +145,15 @@ export async function countContacts(
   accountId: number,
   filter: ContactFilter,
 ): Promise<number> {
+  if (isUnfiltered(filter)) {
+    // The account's size, kept by triggers (migration 0410) rather than counted.
+    const kept = await db
+      .selectFrom('contact_counts')
+      .select('contacts')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return kept?.contacts ?? 0;
+  }
   const row = await db
     .selectFrom('contacts')
     .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -132,22 +162,178 @@ export async function countContacts(
   return Number(row.count);
 }
 
-/** One page of contacts, in service-identifier order. */
-export function findContactsPage(
+function isUnfiltered(filter: ContactFilter): boolean {
+  return (
+    filter.search === undefined && filter.emailKey === undefined && filter.id === undefined && !filter.orphans
+  );
+}
+
+/**
+ * Contacts with their children: each child kind is one JSON array per contact, computed by a
+ * correlated subquery on that kind's contact_id index. One statement serves a contact or a page
+ * of them (no query per kind, none per contact); children come out by id (withChildren).
+ */
+function selectContactsWithChildren(db: Kysely<Database>) {
+  const dialect = dialectOf(db);
+  return db
+    .selectFrom('contacts')
+    .selectAll('contacts')
+    .select((eb) => [
+      eb
+        .selectFrom('emails')
+        .select(
+          jsonArrayOf<ContactEmailRow>(
+            dialect,
+            {
+              id: 'emails.id',
+              email: 'emails.email',
+              digest: 'emails.digest',
+              paused: 'emails.paused',
+              confirmed: 'emails.confirmed',
+              ceid: 'emails.ceid',
+            },
+          ).as('rows'),
+        )
+        .whereRef('emails.contact_id', '=', 'contacts.id')
+        .as('emails_json'),
+      eb
+        .selectFrom('memberships')
+        .innerJoin('lists', 'lists.id', 'memberships.list_id')
+        .select(
+          jsonArrayOf<ContactMembershipRow>(
+            dialect,
+            { id: 'memberships.id', list_name: 'lists.name', digest: 'memberships.digest' },
+          ).as('rows'),
+        )
+        .whereRef('memberships.contact_id', '=', 'contacts.id')
+        .as('memberships_json'),
+      eb
+        .selectFrom('contact_values')
+        .select(
+          jsonArrayOf<ContactValue>(dialect, {
+            field_id: 'contact_values.field_id',
+            value: 'contact_values.value',
+          }).as('rows'),
+        )
+        .whereRef('contact_values.contact_id', '=', 'contacts.id')
+        .as('values_json'),
+    ]);
+}
+
+type RowWithChildren = ContactRow & {
+  emails_json: JsonRows<ContactEmailRow> | null;
+  memberships_json: JsonRows<ContactMembershipRow> | null;
+  values_json: JsonRows<ContactValue> | null;
+};
+
+/**
+ * The row keeps its JSON columns rather than being copied without them (an object rest copy per
+ * contact showed in the profile); nothing reads them past this point.
+ */
+function withChildren(loaded: RowWithChildren): ContactWithChildren {
+  return {
+    row: loaded,
+    emails: byId(parseJsonRows(loaded.emails_json)),
+    memberships: byId(parseJsonRows(loaded.memberships_json)),
+    values: parseJsonRows(loaded.values_json),
+  };
+}
+
+/** One page of contacts with their children, in service-identifier order. */
+export async function findContactsPage(
   db: Kysely<Database>,
   accountId: number,
   filter: ContactFilter,
   limit: number,
   offset: number,
-): Promise<ContactRow[]> {
-  return db
-    .selectFrom('contacts')
-    .selectAll()
-    .where(matching(accountId, filter, hasFts(db)))
-    .orderBy('contacts.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+): Promise<ContactWithChildren[]> {
+  const rows = isUnfiltered(filter)
+    ? await pageOfAll(db, { accountId, limit, offset })
+    : await selectContactsWithChildren(db)
+        .where(matching(accountId, filter, hasFts(db)))
+        .orderBy('contacts.id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+  return rows.map(withChildren);
+}
+
+/** The address book page by page: the dashboard's contacts page, without a filter. */
+const pageOfAll = preparedQuery<{ accountId: number; limit: number; offset: number }, RowWithChildren>(
+  (db, slot) =>
+    selectContactsWithChildren(db)
+      .where('contacts.account_id', '=', slot('accountId'))
+      .orderBy('contacts.id')
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+);
+
+/**
+ * One contact with its children and its account's custom fields (oldest first): everything a
+ * single-contact answer needs, in one statement.
+ */
+export interface ContactWithFields {
+  contact: ContactWithChildren;
+  fields: CustomFieldRow[];
+}
+
+function selectContactWithFields(db: Kysely<Database>) {
+  return selectContactsWithChildren(db).select((eb) =>
+    eb
+      .selectFrom('custom_fields')
+      .select(
+        jsonArrayOf<CustomFieldRow>(
+          dialectOf(db),
+          {
+            id: 'custom_fields.id',
+            account_id: 'custom_fields.account_id',
+            name: 'custom_fields.name',
+            identifier: 'custom_fields.identifier',
+          },
+        ).as('rows'),
+      )
+      .whereRef('custom_fields.account_id', '=', 'contacts.account_id')
+      .as('fields_json'),
+  );
+}
+
+type RowWithFields = RowWithChildren & { fields_json: JsonRows<CustomFieldRow> | null };
+
+function withFields(loaded: RowWithFields | undefined): ContactWithFields | undefined {
+  if (!loaded) return undefined;
+  return { contact: withChildren(loaded), fields: byId(parseJsonRows(loaded.fields_json)) };
+}
+
+const contactById = preparedQuery<{ accountId: number; id: number }, RowWithFields>((db, slot) =>
+  selectContactWithFields(db)
+    .where('contacts.account_id', '=', slot('accountId'))
+    .where('contacts.id', '=', slot('id')),
+);
+
+const contactByCcid = preparedQuery<{ accountId: number; ccid: string }, RowWithFields>((db, slot) =>
+  selectContactWithFields(db)
+    .where('contacts.account_id', '=', slot('accountId'))
+    .where('contacts.ccid', '=', slot('ccid')),
+);
+
+/** A contact by its service identifier, with its children and its account's fields. */
+export async function findContactWithFieldsById(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+): Promise<ContactWithFields | undefined> {
+  return withFields((await contactById(db, { accountId, id }))[0]);
+}
+
+/** findContactByRef, with the contact's children and its account's fields. */
+export async function findContactWithFieldsByRef(
+  db: Kysely<Database>,
+  account: { id: number; ccid: number },
+  ref: string,
+): Promise<ContactWithFields | undefined> {
+  if (account.ccid === 1) return withFields((await contactByCcid(db, { accountId: account.id, ccid: ref }))[0]);
+  const id = parseServiceId(ref);
+  return id === null ? undefined : findContactWithFieldsById(db, account.id, id);
 }
 
 export function findContactById(

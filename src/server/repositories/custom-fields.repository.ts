@@ -24,19 +24,6 @@ export function insertField(
   return db.insertInto('custom_fields').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The custom values of a page of contacts, in one query (no N+1). */
-export async function findValuesByContactIds(
-  db: Kysely<Database>,
-  contactIds: readonly number[],
-): Promise<ContactValueRow[]> {
-  if (contactIds.length === 0) return [];
-  return db
-    .selectFrom('contact_values')
-    .selectAll()
-    .where('contact_id', 'in', contactIds)
-    .execute();
-}
-
 /** Sets a contact's values: an empty value removes the field from the contact. */
 export async function writeValues(
   db: Kysely<Database>,

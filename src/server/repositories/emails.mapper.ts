@@ -2,7 +2,10 @@ import type { Email } from '../../api/schemas/email.ts';
 import type { EmailRow } from './emails.repository.ts';
 
 /** Row → spec §2.2 email. `contact` is how API calls name the contact (its ccid when enabled). */
-export function toEmail(row: EmailRow, contact: number | string): Email {
+export function toEmail(
+  row: Pick<EmailRow, 'id' | 'email' | 'digest' | 'paused' | 'confirmed' | 'ceid'>,
+  contact: number | string,
+): Email {
   return {
     id: row.id,
     contact,

@@ -49,24 +49,6 @@ export async function findEmailsByAddresses(
     .execute();
 }
 
-/**
- * The addresses of a page of contacts, in one query (no N+1). The ids come from an account-scoped
- * query; filtering on account_id too would lead SQLite to the (account_id, email_key) index and a
- * scan of the whole account instead of the contact_id index.
- */
-export async function findEmailsByContactIds(
-  db: Kysely<Database>,
-  contactIds: readonly number[],
-): Promise<EmailRow[]> {
-  if (contactIds.length === 0) return [];
-  return db
-    .selectFrom('emails')
-    .selectAll()
-    .where('contact_id', 'in', contactIds)
-    .orderBy('id')
-    .execute();
-}
-
 export async function insertEmails(
   db: Kysely<Database>,
   values: Insertable<EmailsTable>[],

@@ -11,6 +11,9 @@ export function digestToRow(value: boolean | null): number | null {
 }
 
 /** Row → spec §2.3 membership. `contact` is how API calls name the contact (its ccid when enabled). */
-export function toMembership(row: MembershipWithListRow, contact: number | string): Membership {
+export function toMembership(
+  row: Pick<MembershipWithListRow, 'id' | 'list_name' | 'digest'>,
+  contact: number | string,
+): Membership {
   return { id: row.id, contact, list: row.list_name, digest: digestFromRow(row.digest) };
 }

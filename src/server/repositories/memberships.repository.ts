@@ -46,24 +46,6 @@ export function findMembershipById(
     .executeTakeFirst();
 }
 
-/** The memberships of a page of contacts with their list names, in one query (no N+1). */
-export async function findMembershipsByContactIds(
-  db: Kysely<Database>,
-  accountId: number,
-  contactIds: readonly number[],
-): Promise<MembershipWithListRow[]> {
-  if (contactIds.length === 0) return [];
-  return db
-    .selectFrom('memberships')
-    .innerJoin('lists', 'lists.id', 'memberships.list_id')
-    .selectAll('memberships')
-    .select('lists.name as list_name')
-    .where('memberships.account_id', '=', accountId)
-    .where('memberships.contact_id', 'in', contactIds)
-    .orderBy('memberships.id')
-    .execute();
-}
-
 export async function membershipExists(
   db: Kysely<Database>,
   contactId: number,

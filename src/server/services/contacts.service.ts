@@ -21,30 +21,25 @@ import {
   countContacts,
   deleteContact as deleteContactRow,
   findContactByCcid,
-  findContactById,
   findContactByRef,
   findContactsPage,
+  findContactWithFieldsById,
+  findContactWithFieldsByRef,
   insertContact,
   parseServiceId,
   updateContact as updateContactRow,
   type ContactFilter,
   type ContactRow,
+  type ContactWithChildren,
 } from '../repositories/contacts.repository.ts';
 import {
   findFieldsByAccount,
-  findValuesByContactIds,
   writeValues,
   type CustomFieldRow,
 } from '../repositories/custom-fields.repository.ts';
-import {
-  emailKey,
-  findEmailsByAddresses,
-  findEmailsByContactIds,
-  insertEmails,
-} from '../repositories/emails.repository.ts';
+import { emailKey, findEmailsByAddresses, insertEmails } from '../repositories/emails.repository.ts';
 import {
   findListsByNames,
-  findMembershipsByContactIds,
   insertMemberships,
   listNamesOfContact,
 } from '../repositories/memberships.repository.ts';
@@ -138,48 +133,14 @@ export function translateUniqueViolation(error: unknown): unknown {
     : error;
 }
 
-// --- loading -------------------------------------------------------------------------------------
+// --- loading ---------------------------------------------------------------------------------------
 
-interface LoadedContacts {
-  parts: ContactParts[];
-  fields: CustomFieldRow[];
-}
-
-function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const row of rows) {
-    const group = groups.get(key(row));
-    if (group) group.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
-}
-
-/** Loads the children of a page of contacts: one `in (…)` query per kind, never one per contact. */
-async function loadParts(
-  db: Kysely<Database>,
-  accountId: number,
-  rows: readonly ContactRow[],
-  knownFields?: CustomFieldRow[],
-): Promise<LoadedContacts> {
-  const ids = rows.map((row) => row.id);
-  const [emails, memberships, values, fields] = await Promise.all([
-    findEmailsByContactIds(db, ids),
-    findMembershipsByContactIds(db, accountId, ids),
-    findValuesByContactIds(db, ids),
-    knownFields ?? findFieldsByAccount(db, accountId),
-  ]);
-  const emailsOf = groupBy(emails, (row) => row.contact_id);
-  const membershipsOf = groupBy(memberships, (row) => row.contact_id);
-  const valuesOf = groupBy(values, (row) => row.contact_id);
+function partsOf(loaded: ContactWithChildren): ContactParts {
   return {
-    fields,
-    parts: rows.map((row) => ({
-      row,
-      emails: emailsOf.get(row.id) ?? [],
-      memberships: membershipsOf.get(row.id) ?? [],
-      values: new Map((valuesOf.get(row.id) ?? []).map((value) => [value.field_id, value.value])),
-    })),
+    row: loaded.row,
+    emails: loaded.emails,
+    memberships: loaded.memberships,
+    values: new Map(loaded.values.map((value) => [value.field_id, value.value])),
   };
 }
 
@@ -202,12 +163,23 @@ async function present(
   db: Kysely<Database>,
   account: AccountRow,
   principal: Principal,
-  rows: readonly ContactRow[],
+  loaded: readonly ContactWithChildren[],
   knownFields?: CustomFieldRow[],
 ): Promise<Contact[]> {
-  const { parts, fields } = await loadParts(db, account.id, rows, knownFields);
+  const fields = knownFields ?? (await findFieldsByAccount(db, account.id));
   const view = viewFor(account, principal, fields);
-  return parts.map((part) => toContact(part, view));
+  return loaded.map((contact) => toContact(partsOf(contact), view));
+}
+
+/** A contact this request has just written, read back with its children. */
+async function reload(
+  db: Kysely<Database>,
+  accountId: number,
+  contactId: number,
+): Promise<ContactWithChildren> {
+  const loaded = await findContactWithFieldsById(db, accountId, contactId);
+  if (!loaded) throw new Error(`contact ${contactId} vanished within its own transaction`);
+  return loaded.contact;
 }
 
 function searchTextOfParts(part: ContactParts): string {
@@ -224,18 +196,10 @@ export async function refreshSearchText(
   accountId: number,
   contactId: number,
 ): Promise<void> {
-  const row = await findContactById(db, accountId, contactId);
-  if (!row) return;
-  const [emails, values] = await Promise.all([
-    findEmailsByContactIds(db, [contactId]),
-    findValuesByContactIds(db, [contactId]),
-  ]);
-  const search_text = searchTextOf({
-    row,
-    addresses: emails.map((email) => email.email),
-    values: values.map((value) => value.value),
-  });
-  if (search_text !== row.search_text)
+  const loaded = (await findContactWithFieldsById(db, accountId, contactId))?.contact;
+  if (!loaded) return;
+  const search_text = searchTextOfParts(partsOf(loaded));
+  if (search_text !== loaded.row.search_text)
     await updateContactRow(db, accountId, contactId, { search_text });
 }
 
@@ -247,10 +211,9 @@ export async function getContact(
   principal: Principal,
   ref: string,
 ): Promise<Contact> {
-  const row = await findContactByRef(db, account, ref);
-  if (!row) throw notFound('Contact');
-  const [contact] = await present(db, account, principal, [row]);
-  return contact as Contact;
+  const loaded = await findContactWithFieldsByRef(db, account, ref);
+  if (!loaded) throw notFound('Contact');
+  return toContact(partsOf(loaded.contact), viewFor(account, principal, loaded.fields));
 }
 
 /** Spec §4.1 get many: `count` over every page, `page` (from 1), `data` in service-id order. */
@@ -410,7 +373,7 @@ async function createNewContact(
       })),
     );
     await writeValues(db, row.id, values);
-    const [contact] = await present(db, account, principal, [row], fields);
+    const [contact] = await present(db, account, principal, [await reload(db, account.id, row.id)], fields);
     return contact as Contact;
   } catch (error) {
     throw translateUniqueViolation(error);
@@ -495,9 +458,8 @@ export async function updateContact(
   const values = resolveCustomValues(fields, custom, metadataLimit(principal));
   try {
     await writeValues(db, row.id, values);
-    const updated: ContactRow = { ...row, ...patch };
-    const { parts } = await loadParts(db, account.id, [updated], fields);
-    const part = parts[0] as ContactParts;
+    const loaded = await reload(db, account.id, row.id);
+    const part = partsOf({ ...loaded, row: { ...loaded.row, ...patch } });
     const search_text = searchTextOfParts(part);
     await updateContactRow(
       db,

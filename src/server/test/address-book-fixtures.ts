@@ -71,6 +71,7 @@ export async function setAccountSettings(
     .set({ settings: JSON.stringify(settings) })
     .where('id', '=', accountId)
     .execute();
+  server.forgetCachedAuth();
 }
 
 /** Matchers typed as unknown, so that objects built with them stay free of `any`. */

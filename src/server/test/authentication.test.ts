@@ -75,6 +75,7 @@ describeEachDialect('authentication (SECURITY.md 18–19)', (dialect) => {
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .where('key_hash', '=', hashKey(expiring))
         .execute();
+      server.forgetCachedAuth();
       const unknown = await get(`Bearer ${randomKey()}`);
       for (const auth of [`Bearer ${expiring}`, basic(`${expiring}:`)]) {
         const response = await get(auth);

@@ -8,6 +8,7 @@ import { describe, inject } from 'vitest';
 import { encodeForm } from '../../api/form-encoding.ts';
 import type { Permission } from '../../api/constants.ts';
 import { buildApp } from '../app.ts';
+import { createAuthCache } from '../auth/auth-cache.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import type { DialectName } from '../db/dialect.ts';
@@ -29,6 +30,12 @@ export interface TestServer {
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
   createAccount(name: string, options?: { maxContacts?: number; ccid?: boolean }): Promise<{ id: number; name: string }>;
   createKey(options: { accountId: number | null; permissions: Permission[]; cidr?: string; expiryMonths?: number }): Promise<string>;
+  /**
+   * After a test changed a key, an administrator or an account straight in the database: the app
+   * forgets what it cached of them, as it does after such a write through the API. (Another
+   * process would see the change within AUTH_CACHE_SECONDS.)
+   */
+  forgetCachedAuth(): void;
   /** A second app on the same database with connections of its own: another server process. */
   startPeer(): Promise<FastifyInstance>;
   close(): Promise<void>;
@@ -123,7 +130,8 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     TRUST_PROXY: options.trustProxy ?? '',
     IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
   });
-  const app = await buildApp({ config, database, validateResponses: true });
+  const authCache = createAuthCache();
+  const app = await buildApp({ config, database, validateResponses: true, authCache });
   await app.ready();
   const peers: { app: FastifyInstance; database: DatabaseHandle }[] = [];
 
@@ -179,6 +187,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
       }
       return { status: response.statusCode, headers: response.headers, body: response.body, json };
     },
+    forgetCachedAuth: () => authCache.forget(),
     async startPeer() {
       const peerDatabase = await reopen();
       const peer = await buildApp({ config, database: peerDatabase, validateResponses: true });

@@ -1,0 +1,85 @@
+import type { OperationName } from '../../api/operations.ts';
+import type { AccountRow } from '../repositories/accounts.repository.ts';
+import type { Principal } from './principal.ts';
+
+/**
+ * How long a process trusts what it read of an API key (its administrator: permissions, limits,
+ * cidr) and of an account (plan, ccid, settings) when the change is made elsewhere: by another
+ * server process on the same PostgreSQL, or by the `listkeeper` CLI. Such a process may accept a
+ * revoked key, or apply old permissions, for up to this long (README "Configuration").
+ *
+ * Within the process nothing waits: every write through the API that can change a key, an
+ * administrator or an account empties the cache before its answer leaves (`forgetAfter`), and a
+ * key's expiry and cidr are checked on every request against the cached values. OAuth access
+ * tokens are not cached: their grant is looked up on every request.
+ */
+export const AUTH_CACHE_SECONDS = 1;
+
+/** Distinct keys and accounts held; far above any real installation's working set. */
+const MAX_ENTRIES = 10_000;
+
+/** What a key grants, with the conditions checked on every request. */
+export interface KeyGrant {
+  principal: Principal;
+  /** Unix milliseconds; null: the key never expires. */
+  expiresAt: number | null;
+  cidr: string | null;
+}
+
+export interface AuthCache {
+  /** The grant of the key with this hash, from the cache or `load` (only found keys are kept). */
+  key(keyHash: string, load: () => Promise<KeyGrant | undefined>): Promise<KeyGrant | undefined>;
+  account(id: number, load: () => Promise<AccountRow | undefined>): Promise<AccountRow | undefined>;
+  /** Empties the cache: called once a write that may have changed what it holds has committed. */
+  forget(): void;
+}
+
+interface Entry<V> {
+  value: V;
+  storedAt: number;
+}
+
+export function createAuthCache(ttlMs: number = AUTH_CACHE_SECONDS * 1000): AuthCache {
+  const keys = new Map<string, Entry<KeyGrant>>();
+  const accounts = new Map<number, Entry<AccountRow>>();
+  // A lookup that began before a forget() may have read the old rows: it must not store them.
+  let generation = 0;
+
+  async function remember<K, V>(map: Map<K, Entry<V>>, id: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const now = Date.now();
+    const hit = map.get(id);
+    if (hit) {
+      const age = now - hit.storedAt;
+      if (age >= 0 && age < ttlMs) return hit.value;
+      map.delete(id);
+    }
+    const startedIn = generation;
+    const value = await load();
+    if (value !== undefined && startedIn === generation) {
+      if (map.size >= MAX_ENTRIES) map.clear();
+      map.set(id, { value, storedAt: now });
+    }
+    return value;
+  }
+
+  return {
+    key: (keyHash, load) => remember(keys, keyHash, load),
+    account: (id, load) => remember(accounts, id, load),
+    forget() {
+      generation += 1;
+      keys.clear();
+      accounts.clear();
+    },
+  };
+}
+
+/**
+ * The writes that never touch an administrator, a key or an account: the address book and the
+ * messages, which are also the frequent ones. Every other write (users, accounts, lists, whose
+ * renaming rewrites limit_lists) empties the cache when it succeeds.
+ */
+const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages']);
+
+export function changesAuth(name: OperationName): boolean {
+  return !LEAVE_AUTH_ALONE.has(name.slice(0, name.indexOf('.')));
+}
