@@ -10,12 +10,18 @@
 // alone; `--postgres` serves from a throwaway PostgreSQL cluster instead of SQLite.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import autocannon from 'autocannon';
-import { postgresAvailable, startPostgresCluster, type PostgresCluster } from '../src/server/test/postgres-cluster.ts';
+import type autocannon from 'autocannon';
+import {
+  freePort,
+  postgresAvailable,
+  startPostgresCluster,
+  type PostgresCluster,
+} from '../src/server/test/postgres-cluster.ts';
+import { stopProcess, waitForServer } from '../src/server/test/server-process.ts';
+import { measure, startBareServer, type Measured } from './http-bench.ts';
 import type { SectionResult } from './section.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -31,81 +37,24 @@ export interface ThroughputOptions {
   database?: 'sqlite' | 'postgres';
 }
 
-interface Measured {
+interface Row extends Measured {
   name: string;
-  requests: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
 }
 
 /** The budgets of issue #3 item 8. */
 const SEARCH_P99_BUDGET_MS = 50;
 const SINGLE_GET_RATIO_BUDGET = 0.4;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not answer in 30 s`);
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-/**
- * Runs autocannon and takes the latencies of the 2xx answers from its per-response events: they
- * are exact to the microsecond, where its histogram rounds to whole milliseconds.
- */
-async function measure(name: string, options: autocannon.Options): Promise<Measured> {
-  const latencies: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (error, done) => (error ? reject(error as Error) : resolve(done)));
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-    });
-  });
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    requests: result.requests.average,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    non2xx: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
-/** A bare node:http server in its own process: the ceiling of what Node serves on this machine. */
-function startBareServer(port: number): ChildProcess {
-  const body = JSON.stringify({ id: 1, firstname: 'Ada', surname: 'Lovelace', emails: [], lists: [] });
-  const source = `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json'}); s.end(${JSON.stringify(body)}); }).listen(${port}, '127.0.0.1');`;
-  return spawn(process.execPath, ['-e', source], { stdio: 'ignore' });
+/** One endpoint's figures under its name. */
+async function measureRow(name: string, options: autocannon.Options): Promise<Row> {
+  return { name, ...(await measure(options)) };
 }
 
 export async function serverThroughput(options: ThroughputOptions): Promise<SectionResult> {
   const database = options.database ?? 'sqlite';
   const dataDir = await mkdtemp(path.join(tmpdir(), 'listkeeper-bench-'));
   const children: ChildProcess[] = [];
+  const stops: (() => Promise<void>)[] = [];
   let cluster: PostgresCluster | null = null;
   try {
     let databaseUrl = '';
@@ -133,12 +82,10 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
     });
     children.push(server);
     const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/api/2/`, server);
+    await waitForServer(`${base}/api/2/`, server);
 
-    const barePort = await freePort();
-    const bare = startBareServer(barePort);
-    children.push(bare);
-    await waitForHttp(`http://127.0.0.1:${barePort}/`, bare);
+    const bare = await startBareServer();
+    stops.push(() => bare.stop());
 
     const headers = { authorization: `Bearer ${demo.account_key}` };
     const page = (await (await fetch(`${base}/api/2/contacts/?limit=1000`, { headers })).json()) as {
@@ -190,16 +137,16 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
       ];
     };
 
-    const loaded: Measured[] = [
-      await measure('bare node:http (baseline)', {
+    const loaded: Row[] = [
+      await measureRow('bare node:http (baseline)', {
         connections: options.connections,
         duration: options.duration,
-        url: `http://127.0.0.1:${barePort}/`,
+        url: `${bare.url}/`,
       }),
     ];
-    for (const [name, request] of endpoints(options.connections)) loaded.push(await measure(name, request));
-    const alone: Measured[] = [];
-    for (const [name, request] of endpoints(1)) alone.push(await measure(name, request));
+    for (const [name, request] of endpoints(options.connections)) loaded.push(await measureRow(name, request));
+    const alone: Row[] = [];
+    for (const [name, request] of endpoints(1)) alone.push(await measureRow(name, request));
 
     const baseline = loaded[0]?.requests ?? 1;
     const ms = (value: number) => value.toFixed(1);
@@ -219,22 +166,20 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
       '| endpoint | req/s | × bare | p50 ms | p99 ms | non-2xx |',
       '| --- | ---: | ---: | ---: | ---: | ---: |',
       ...loaded.map(
-        (r) => `| ${r.name} | ${r.requests.toFixed(0)} | ${(r.requests / baseline).toFixed(2)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.non2xx} |`,
+        (r) => `| ${r.name} | ${r.requests.toFixed(0)} | ${(r.requests / baseline).toFixed(2)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`,
       ),
       '',
       'Latency as one user sees it, 1 connection (the search budget is checked here):',
       '',
       '| endpoint | req/s | p50 ms | p99 ms | non-2xx |',
       '| --- | ---: | ---: | ---: | ---: |',
-      ...alone.map((r) => `| ${r.name} | ${r.requests.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.non2xx} |`),
+      ...alone.map((r) => `| ${r.name} | ${r.requests.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`),
       '',
       ...checks,
     ].join('\n');
     return { name: database === 'postgres' ? 'Server throughput (PostgreSQL)' : 'Server throughput', ok, text };
   } finally {
-    const exited = children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve()));
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(exited);
+    await Promise.all([...children.map(stopProcess), ...stops.map((stop) => stop())]);
     cluster?.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
