@@ -175,12 +175,18 @@ function AccountSettings({ account, onDone }: { account: AccountDetail; onDone: 
       )
     );
   };
-  const text = (name: keyof AccountSettingsForm, label: string, hint?: string) => (
+  /** A labelled field with its hint and error, around an `<input>` or a `<textarea>`. */
+  const field = (
+    name: keyof AccountSettingsForm,
+    label: string,
+    hint: string | undefined,
+    Control: 'input' | 'textarea',
+  ) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
+      <Control
         id={`${id}-${name}`}
-        autoComplete="off"
+        {...(Control === 'input' ? { autoComplete: 'off' } : { rows: 3, spellCheck: false })}
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={describe(name, Boolean(hint))}
         {...form.register(name)}
@@ -193,25 +199,10 @@ function AccountSettings({ account, onDone }: { account: AccountDetail; onDone: 
       {errorOf(name, label)}
     </div>
   );
-  const area = (name: keyof AccountSettingsForm, label: string, hint?: string) => (
-    <div className="field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <textarea
-        id={`${id}-${name}`}
-        rows={3}
-        spellCheck={false}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={describe(name, Boolean(hint))}
-        {...form.register(name)}
-      />
-      {hint && (
-        <p id={`${id}-${name}-hint`} className="hint">
-          {hint}
-        </p>
-      )}
-      {errorOf(name, label)}
-    </div>
-  );
+  const text = (name: keyof AccountSettingsForm, label: string, hint?: string) =>
+    field(name, label, hint, 'input');
+  const area = (name: keyof AccountSettingsForm, label: string, hint?: string) =>
+    field(name, label, hint, 'textarea');
   const box = (name: keyof AccountSettingsForm, label: string) => (
     <div className="checkbox-field">
       <input id={`${id}-${name}`} type="checkbox" {...form.register(name)} />
