@@ -41,6 +41,9 @@ interface Row extends Measured {
   name: string;
 }
 
+/** The demo account's plan during the run: an allowance no load generator here reaches. */
+const BENCH_PLAN_CONTACTS = 100_000_000;
+
 /** The budgets of issue #3 item 8. */
 const SEARCH_P99_BUDGET_MS = 50;
 const SINGLE_GET_RATIO_BUDGET = 0.4;
@@ -71,11 +74,16 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
       maxBuffer: 16 * 1024 * 1024,
     });
     const demoSeconds = (Date.now() - started) / 1000;
-    const demo = JSON.parse(stdout) as { account_key: string };
+    const demo = JSON.parse(stdout) as {
+      account_key: string;
+      global_key: string;
+      account: string;
+      account_ids: Record<string, number>;
+    };
 
     const port = await freePort();
-    // One-second windows keep a 100k-contact plan's allowance (3 × 100k per window) above what
-    // the load generator can ask for, so the figures measure serving, not 429s.
+    // One-second windows (and the larger plan below) keep the allowance above what the load
+    // generator can ask for, so the figures measure serving, not 429s.
     const server = spawn(process.execPath, [cli, 'serve'], {
       env: { ...env, PORT: String(port), RATE_LIMIT_WINDOW_SECONDS: '1' },
       stdio: 'ignore',
@@ -87,6 +95,14 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
     const bare = await startBareServer();
     stops.push(() => bare.stop());
 
+    // Pages served from stored documents ask for more objects a second than a 100k plan's 300k
+    // allowance per one-second window; a larger plan keeps 429s out of the figures.
+    const raised = await fetch(`${base}/api/2/accounts/${demo.account_ids[demo.account]}/`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${demo.global_key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `max_contacts=${BENCH_PLAN_CONTACTS}`,
+    });
+    if (!raised.ok) throw new Error(`raising the demo plan failed: ${raised.status} ${await raised.text()}`);
     const headers = { authorization: `Bearer ${demo.account_key}` };
     const page = (await (await fetch(`${base}/api/2/contacts/?limit=1000`, { headers })).json()) as {
       data: { id: number; surname: string }[];

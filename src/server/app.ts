@@ -12,6 +12,7 @@ import { HttpError } from './http/http-error.ts';
 import { API_HEADERS, PAGE_SECURITY_HEADERS } from './http/security-headers.ts';
 import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limiter.ts';
 import { registerRoutes } from './routes/register-routes.ts';
+import { startDocumentRenderer } from './services/contact-documents.service.ts';
 
 export { BODY_LIMIT };
 
@@ -115,8 +116,17 @@ export async function buildApp({
   });
 
   registerRoutes(app, deps);
+
+  // Contacts whose stored document a bulk change nulled get it back within a second or so.
+  const renderer = startDocumentRenderer(database.db, {
+    intervalMs: DOCUMENT_RENDER_INTERVAL_MS,
+    onError: (error) => app.log.warn({ err: error }, 'rendering contact documents failed; the next pass retries'),
+  });
+  app.addHook('onClose', () => renderer.stop());
   return app;
 }
+
+const DOCUMENT_RENDER_INTERVAL_MS = 1000;
 
 const API_HEADER_ENTRIES = Object.entries(API_HEADERS);
 const PAGE_HEADER_ENTRIES = Object.entries(PAGE_SECURITY_HEADERS);

@@ -223,6 +223,13 @@ describeEachDialect('listkeeper demo', (dialect) => {
       expect(contact.search_text).toBe(expected);
       for (const email of emails) expect(email.email_key).toBe(email.email.toLowerCase());
     }
+    // Every contact has its stored document (migration 0500); close() checks they are current.
+    const undocumented = await db
+      .selectFrom('contact_documents')
+      .select('contact_id')
+      .where('document', 'is', null)
+      .execute();
+    expect(undocumented).toEqual([]);
     // Searching finds demo contacts as it finds API-made ones.
     const sample = contacts[0];
     const search = asContacts(

@@ -9,6 +9,7 @@ import { contactsSearchFts } from './migrations/2026-11-21T0300-contacts-search-
 import { apiKeysAdministratorIndex } from './migrations/2026-11-21T0400-api-keys-administrator-index.ts';
 import { contactsFtsExact } from './migrations/2026-11-21T0400-contacts-fts-exact.ts';
 import { contactCounts } from './migrations/2026-11-21T0410-contact-counts.ts';
+import { contactDocuments } from './migrations/2026-11-21T0500-contact-documents.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -21,6 +22,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-21T0400-api-keys-administrator-index': apiKeysAdministratorIndex,
     '2026-11-21T0400-contacts-fts-exact': contactsFtsExact(dialect),
     '2026-11-21T0410-contact-counts': contactCounts(dialect),
+    '2026-11-21T0500-contact-documents': contactDocuments(dialect),
   };
 }
 

@@ -12,6 +12,7 @@ export interface Database {
   custom_fields: CustomFieldsTable;
   contacts: ContactsTable;
   contact_counts: ContactCountsTable;
+  contact_documents: ContactDocumentsTable;
   contact_values: ContactValuesTable;
   emails: EmailsTable;
   lists: ListsTable;
@@ -82,6 +83,17 @@ export interface ContactsTable {
   created: string;
   /** Lower-cased text of every property (names, notes, ccid, addresses, custom values) for search. */
   search_text: Generated<string>;
+}
+
+/**
+ * One row per contact, added by a trigger with it (migration 0500): the spec §2.1 JSON a caller
+ * who sees everything gets, or null until it is rendered; triggers null it whenever what it shows
+ * changes.
+ */
+export interface ContactDocumentsTable {
+  contact_id: number;
+  account_id: number;
+  document: string | null;
 }
 
 /** The number of contacts of each account, kept by triggers (migration 0410). */

@@ -6,6 +6,7 @@ import type { Permission, Notification } from '../../api/constants.ts';
 import { hashPassword } from '../auth/keys.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { renderAllMissingDocumentsWithin } from '../services/contact-documents.service.ts';
 import { HttpError } from '../http/http-error.ts';
 import { ACCOUNT_DEFAULTS, type AccountSettings } from '../repositories/accounts.mapper.ts';
 import {
@@ -295,6 +296,8 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
       for (const person of plan.people) await ensurePerson(db, row.id, person);
     }
     for (const person of GLOBAL_PEOPLE) await ensurePerson(db, null, person);
+    // The bulk load stored no documents (migration 0500); the first GETs should not render them.
+    await renderAllMissingDocumentsWithin(db);
 
     const demoId = accountIds[DEMO_ACCOUNT] ?? 0;
     const globalKey = await freshKey(db, null, 'Demo global key', ['superadmin', 'account']);

@@ -15,6 +15,10 @@ import { findAccountById, type AccountRow } from '../repositories/accounts.repos
 import type { AppDeps } from './app-deps.ts';
 import { BODY_LIMIT } from './body-limit.ts';
 import { HttpError, badRequest, forbidden } from './http-error.ts';
+import { JsonText } from './json-text.ts';
+
+/** What Fastify sends with the objects it serializes; stored JSON goes out the same way. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What an operation without a query (or a body) accepts: nothing. */
 const NO_FIELDS = z.strictObject({});
@@ -42,7 +46,8 @@ type HandlerResult<K extends OperationName> = K extends 'users.update'
   ? ResponseOf<'users.update'> | ResponseOf<'users.retrieveKey'>
   : ResponseOf<K>;
 
-export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) => Promise<HandlerResult<K>>;
+/** A handler answers an object of the contract, or (a stored contact document) its JSON text. */
+export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) => Promise<HandlerResult<K> | JsonText>;
 
 /**
  * Spec §4.4 and §4.6 answer "a JSON object containing an array" (spec §1 rule 3: every body is an
@@ -117,7 +122,7 @@ export function defineRoute<K extends OperationName>(
           request,
         }) as RouteContext<K>;
 
-      let result: HandlerResult<K>;
+      let result: HandlerResult<K> | JsonText;
       let charge: RateCharge | null = null;
       if (isWrite) {
         // A write counts one affected object, taken before the change and given back if it fails.
@@ -139,12 +144,14 @@ export function defineRoute<K extends OperationName>(
         charge = await chargeOrThrow(deps, account, countObjects(result));
       }
       if (deps.validateResponses) {
-        const checked = responseSchema(name, result).safeParse(result);
+        const answer = result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result;
+        const checked = responseSchema(name, answer).safeParse(answer);
         if (!checked.success) {
           throw new Error(`${name} answered outside the contract: ${describeIssues(checked.error.issues)}`);
         }
       }
       if (charge && account) setRateHeaders(reply, charge, allowanceOf(account));
+      if (result instanceof JsonText) return reply.type(JSON_TYPE).send(result.text);
       return reply.send(DATA_ENVELOPE.has(name) ? { data: result } : result);
     },
   });
@@ -265,6 +272,7 @@ async function chargeOrThrow(deps: AppDeps, account: AccountRow | null, cost: nu
 
 /** Spec §8 rule 1: a single object counts 1, a collection the number of objects returned. */
 function countObjects(result: unknown): number {
+  if (result instanceof JsonText) return result.objects;
   if (Array.isArray(result)) return result.length;
   if (result && typeof result === 'object') {
     const data = (result as { data?: unknown }).data;

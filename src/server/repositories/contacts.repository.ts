@@ -258,6 +258,55 @@ export async function findContactsPage(
   return rows.map(withChildren);
 }
 
+/** A page row as a caller who sees everything gets it: the stored document, or null to render. */
+export interface DocumentPageRow {
+  id: number;
+  document: string | null;
+}
+
+/** findContactsPage for a caller who sees everything: the stored documents, none of the children. */
+export async function findContactDocumentsPage(
+  db: Kysely<Database>,
+  accountId: number,
+  filter: ContactFilter,
+  limit: number,
+  offset: number,
+): Promise<DocumentPageRow[]> {
+  return isUnfiltered(filter)
+    ? documentsOfAll(db, { accountId, limit, offset })
+    : db
+        .selectFrom('contacts')
+        .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
+        .select(['contacts.id', 'contact_documents.document'])
+        .where(matching(accountId, filter, hasFts(db)))
+        .orderBy('contacts.id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+}
+
+const documentsOfAll = preparedQuery<{ accountId: number; limit: number; offset: number }, DocumentPageRow>(
+  (db, slot) =>
+    db
+      .selectFrom('contacts')
+      .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
+      .select(['contacts.id', 'contact_documents.document'])
+      .where('contacts.account_id', '=', slot('accountId'))
+      .orderBy('contacts.id')
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+);
+
+/** Contacts by service identifier with their children, in identifier order (a renderer's batch). */
+export async function findContactsWithChildrenByIds(
+  db: Kysely<Database>,
+  ids: readonly number[],
+): Promise<ContactWithChildren[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectContactsWithChildren(db).where('contacts.id', 'in', ids).orderBy('contacts.id').execute();
+  return rows.map(withChildren);
+}
+
 /** The address book page by page: the dashboard's contacts page, without a filter. */
 const pageOfAll = preparedQuery<{ accountId: number; limit: number; offset: number }, RowWithChildren>(
   (db, slot) =>

@@ -10,7 +10,9 @@ import type {
 import { listLimit, metadataLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/http-error.ts';
+import { JsonText } from '../http/json-text.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
+import { findContactDocument, storeContactDocument } from '../repositories/contact-documents.repository.ts';
 import {
   searchTextOf,
   toContact,
@@ -22,7 +24,9 @@ import {
   deleteContact as deleteContactRow,
   findContactByCcid,
   findContactByRef,
+  findContactDocumentsPage,
   findContactsPage,
+  findContactsWithChildrenByIds,
   findContactWithFieldsById,
   findContactWithFieldsByRef,
   insertContact,
@@ -149,14 +153,50 @@ function viewFor(
   principal: Principal,
   fields: readonly CustomFieldRow[],
 ): ContactView {
-  const limit = metadataLimit(principal);
+  return viewWithin(account, fields, metadataLimit(principal), listLimit(principal));
+}
+
+/** The view of spec §2.6's limits: null sees every field, or every list. */
+function viewWithin(
+  account: AccountRow,
+  fields: readonly CustomFieldRow[],
+  limit: ReadonlySet<string> | null,
+  lists: ReadonlySet<string> | null,
+): ContactView {
   return {
     ref: (row) => contactRef(account, row),
     fields: fields
       .filter((field) => isFieldVisible(field, limit))
       .map((field) => ({ field, key: fieldKey(field) })),
-    lists: listLimit(principal),
+    lists,
   };
+}
+
+/** Whether the caller sees every field and list: then a contact's stored document is its answer. */
+function seesEverything(principal: Principal): boolean {
+  return metadataLimit(principal) === null && listLimit(principal) === null;
+}
+
+/** A contact's document (migration 0500): its answer to a caller who sees everything, as JSON. */
+export function renderContactDocument(
+  account: AccountRow,
+  contact: ContactWithChildren,
+  fields: readonly CustomFieldRow[],
+): string {
+  return JSON.stringify(toContact(partsOf(contact), viewWithin(account, fields, null, null)));
+}
+
+/**
+ * Stores the contact's document after a write, within the write's transaction; the triggers of
+ * migration 0500 nulled the old one, so a write that skips this is only served more slowly.
+ */
+export async function refreshContactDocument(
+  db: Kysely<Database>,
+  account: AccountRow,
+  contactId: number,
+): Promise<void> {
+  const loaded = await findContactWithFieldsById(db, account.id, contactId);
+  if (loaded) await storeContactDocument(db, contactId, renderContactDocument(account, loaded.contact, loaded.fields));
 }
 
 async function present(
@@ -210,7 +250,11 @@ export async function getContact(
   account: AccountRow,
   principal: Principal,
   ref: string,
-): Promise<Contact> {
+): Promise<Contact | JsonText> {
+  if (seesEverything(principal)) {
+    const document = await findContactDocument(db, account, ref);
+    if (document !== null) return new JsonText(document);
+  }
   const loaded = await findContactWithFieldsByRef(db, account, ref);
   if (!loaded) throw notFound('Contact');
   return toContact(partsOf(loaded.contact), viewFor(account, principal, loaded.fields));
@@ -222,7 +266,7 @@ export async function listContacts(
   account: AccountRow,
   principal: Principal,
   query: ContactQuery,
-): Promise<ContactPage> {
+): Promise<ContactPage | JsonText> {
   const page = query.page ?? 1;
   const limit = query.limit ?? PAGE_LIMITS.contacts.default;
   const filter: ContactFilter = { orphans: query.orphans === true };
@@ -248,15 +292,55 @@ export async function listContacts(
   // Past any plausible end (and past what an SQL offset holds): nothing to load but the count.
   if (!Number.isSafeInteger(offset))
     return { count: await countContacts(db, account.id, filter), page, data: [] };
+  if (seesEverything(principal)) return documentsPage(db, account, filter, { page, limit, offset });
   const rows = await findContactsPage(db, account.id, filter, limit, offset);
-  // A partial (or empty first) page ends the result, so it gives the count without a second scan.
-  const ended = rows.length < limit && (rows.length > 0 || offset === 0);
-  const count = ended ? offset + rows.length : await countContacts(db, account.id, filter);
+  const count = await countOfPage(db, account.id, filter, rows.length, { limit, offset });
   return {
     count,
     page,
     data: rows.length === 0 ? [] : await present(db, account, principal, rows, fields),
   };
+}
+
+/** A partial (or empty first) page ends the result, so it gives the count without a second scan. */
+async function countOfPage(
+  db: Kysely<Database>,
+  accountId: number,
+  filter: ContactFilter,
+  rows: number,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<number> {
+  const ended = rows < limit && (rows > 0 || offset === 0);
+  return ended ? offset + rows : countContacts(db, accountId, filter);
+}
+
+/**
+ * A page for a caller who sees everything, from the stored documents (migration 0500); the few
+ * not rendered yet are rendered from their rows. A contact deleted between the two reads is left
+ * out, as it would be a moment later.
+ */
+async function documentsPage(
+  db: Kysely<Database>,
+  account: AccountRow,
+  filter: ContactFilter,
+  { page, limit, offset }: { page: number; limit: number; offset: number },
+): Promise<JsonText> {
+  const rows = await findContactDocumentsPage(db, account.id, filter, limit, offset);
+  const count = await countOfPage(db, account.id, filter, rows.length, { limit, offset });
+  const missing = rows.filter((row) => row.document === null).map((row) => row.id);
+  const rendered = new Map<number, string>();
+  if (missing.length > 0) {
+    const fields = await findFieldsByAccount(db, account.id);
+    for (const contact of await findContactsWithChildrenByIds(db, missing)) {
+      rendered.set(contact.row.id, renderContactDocument(account, contact, fields));
+    }
+  }
+  const documents: string[] = [];
+  for (const row of rows) {
+    const document = row.document ?? rendered.get(row.id);
+    if (document !== undefined) documents.push(document);
+  }
+  return new JsonText(`{"count":${count},"page":${page},"data":[${documents.join(',')}]}`, documents.length);
 }
 
 // --- writes --------------------------------------------------------------------------------------
@@ -374,6 +458,7 @@ async function createNewContact(
     );
     await writeValues(db, row.id, values);
     const [contact] = await present(db, account, principal, [await reload(db, account.id, row.id)], fields);
+    await refreshContactDocument(db, account, row.id);
     return contact as Contact;
   } catch (error) {
     throw translateUniqueViolation(error);
@@ -467,6 +552,7 @@ export async function updateContact(
       row.id,
       search_text === row.search_text ? patch : { ...patch, search_text },
     );
+    await refreshContactDocument(db, account, row.id);
     return toContact(part, viewFor(account, principal, fields));
   } catch (error) {
     throw translateUniqueViolation(error);

@@ -25,6 +25,7 @@ import {
   assertAddressesFree,
   assertContactDeletable,
   contactRef,
+  refreshContactDocument,
   refreshSearchText,
   translateUniqueViolation,
 } from './contacts.service.ts';
@@ -83,6 +84,7 @@ export async function createEmail(
       },
     ]);
     await refreshSearchText(db, account.id, contact.id);
+    await refreshContactDocument(db, account, contact.id);
     return present(account, { ...(row as EmailWithContactRow), contact_ccid: contact.ccid });
   } catch (error) {
     throw translateUniqueViolation(error);
@@ -110,6 +112,7 @@ export async function updateEmail(
   try {
     await updateEmailRow(db, account.id, row.id, patch);
     if (patch.email !== undefined) await refreshSearchText(db, account.id, row.contact_id);
+    await refreshContactDocument(db, account, row.contact_id);
   } catch (error) {
     throw translateUniqueViolation(error);
   }
@@ -131,4 +134,5 @@ export async function deleteEmail(
   }
   await deleteEmailRow(db, account.id, row.id);
   await refreshSearchText(db, account.id, row.contact_id);
+  await refreshContactDocument(db, account, row.contact_id);
 }

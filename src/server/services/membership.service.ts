@@ -19,7 +19,12 @@ import {
   updateMembershipDigest,
   type MembershipDetailRow,
 } from '../repositories/memberships.repository.ts';
-import { assertListsManageable, contactRef, translateUniqueViolation } from './contacts.service.ts';
+import {
+  assertListsManageable,
+  contactRef,
+  refreshContactDocument,
+  translateUniqueViolation,
+} from './contacts.service.ts';
 
 /**
  * A membership of the account. One on a list outside the key's limit_lists is invisible to it
@@ -76,6 +81,7 @@ export async function createMembership(
         digest: digestToRow(body.digest ?? null),
       },
     ]);
+    await refreshContactDocument(db, account, contact.id);
     return present(account, {
       ...(row as MembershipDetailRow),
       list_name: list.name,
@@ -101,6 +107,7 @@ export async function updateMembership(
   if (body.digest === undefined) return present(account, row);
   const digest = digestToRow(body.digest);
   await updateMembershipDigest(db, account.id, row.id, digest);
+  await refreshContactDocument(db, account, row.contact_id);
   return present(account, { ...row, digest });
 }
 
@@ -113,4 +120,5 @@ export async function deleteMembership(
 ): Promise<void> {
   const row = await findMembership(db, account, principal, idText);
   await deleteMembershipRow(db, account.id, row.id);
+  await refreshContactDocument(db, account, row.contact_id);
 }

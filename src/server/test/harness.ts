@@ -13,6 +13,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
+import { staleContactDocuments } from './contact-documents-check.ts';
 
 /**
  * Black-box server tests (STYLE.md): a real app on a freshly migrated database, driven over HTTP
@@ -196,13 +197,20 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
       return peer;
     },
     async close() {
-      for (const peer of peers) {
-        await peer.app.close();
-        await peer.database.close();
+      // Every suite also checks that no write left a stored contact document behind its rows.
+      let stale: string[] = [];
+      try {
+        stale = await staleContactDocuments(database.db);
+      } finally {
+        for (const peer of peers) {
+          await peer.app.close();
+          await peer.database.close();
+        }
+        await app.close();
+        await database.close();
+        await cleanup();
       }
-      await app.close();
-      await database.close();
-      await cleanup();
+      if (stale.length > 0) throw new Error(`Stale contact documents:\n${stale.slice(0, 5).join('\n')}`);
     },
   };
 }

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Contact } from '../api/schemas/contact.ts';
+import { DOCUMENT_BATCH, renderMissingDocumentsWithin } from './services/contact-documents.service.ts';
+import {
+  addField,
+  addList,
+  freshAddress,
+  limitedKey,
+  postContact,
+  readContact,
+} from './test/address-book-fixtures.ts';
+import { staleContactDocuments } from './test/contact-documents-check.ts';
+import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
+
+const contactUrl = (id: string | number) => `/api/2/contacts/${encodeURIComponent(String(id))}/`;
+
+/**
+ * Stored contact documents (migration 0500): a single-contact GET sends the stored JSON, so a
+ * stored document must never lag behind its rows. Every suite's close() checks that on its whole
+ * database (test/harness.ts); here each kind of change is made on purpose, including behind the
+ * server's back, and the answer is read after it.
+ */
+describeEachDialect('stored contact documents (migration 0500)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  const documentOf = async (id: number) =>
+    (
+      await server.database.db
+        .selectFrom('contact_documents')
+        .select('document')
+        .where('contact_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).document;
+
+  /** A new contact; this server's account has no ccid, so its id is the service id. */
+  async function newContact(lists: string[] = []): Promise<Contact & { id: number }> {
+    const contact = await postContact(server, { emails: [freshAddress('doc')], firstname: 'Ada', lists });
+    if (typeof contact.id !== 'number') throw new Error(`expected a service id, got ${contact.id}`);
+    return { ...contact, id: contact.id };
+  }
+
+  async function expectCurrent(): Promise<void> {
+    expect(await staleContactDocuments(server.database.db)).toEqual([]);
+  }
+
+  it('stores the document with each write, and a GET answers exactly it', async () => {
+    const created = await newContact();
+    const stored = await documentOf(created.id);
+    expect(stored).not.toBeNull();
+    const response = await server.request('GET', contactUrl(created.id));
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toBe(stored);
+    expect(readContact(response)).toEqual(created);
+  });
+
+  it('keeps it current through address, membership and contact writes of the API', async () => {
+    await addList(server, 'doc-news');
+    const contact = await newContact();
+    const email = await server.request('POST', '/api/2/emails/', {
+      form: { email: freshAddress('doc-second'), contact: contact.id },
+    });
+    expect(email.status).toBe(200);
+    const emailId = (email.json as { id: number }).id;
+    expect((await server.request('PUT', `/api/2/emails/${emailId}/`, { form: { paused: true } })).status).toBe(200);
+    const membership = await server.request('POST', '/api/2/membership/', { form: { contact: contact.id, list: 'doc-news' } });
+    expect(membership.status).toBe(200);
+    const membershipId = (membership.json as { id: number }).id;
+    expect((await server.request('PUT', `/api/2/membership/${membershipId}/`, { form: { digest: '1' } })).status).toBe(200);
+    expect((await server.request('PUT', contactUrl(contact.id), { form: { surname: 'Byron' } })).status).toBe(200);
+    expect(await documentOf(contact.id)).not.toBeNull();
+    await expectCurrent();
+
+    const read = readContact(await server.request('GET', contactUrl(contact.id)));
+    expect(read.surname).toBe('Byron');
+    expect(read.emails.map((e) => e.paused)).toEqual([false, true]);
+    expect(read.lists).toEqual([{ id: membershipId, contact: contact.id, list: 'doc-news', digest: true }]);
+
+    expect((await server.request('DELETE', `/api/2/membership/${membershipId}/`)).status).toBe(200);
+    expect((await server.request('DELETE', `/api/2/emails/${emailId}/`)).status).toBe(200);
+    const after = readContact(await server.request('GET', contactUrl(contact.id)));
+    expect(after.lists).toEqual([]);
+    expect(after.emails).toHaveLength(1);
+    await expectCurrent();
+  });
+
+  it('nulls it when a change is made behind the server, and the answer shows the change', async () => {
+    const contact = await newContact();
+    const db = server.database.db;
+    await db.updateTable('emails').set({ digest: 1 }).where('contact_id', '=', contact.id).execute();
+    expect(await documentOf(contact.id)).toBeNull();
+    expect(readContact(await server.request('GET', contactUrl(contact.id))).emails[0]?.digest).toBe(true);
+
+    await renderMissingDocumentsWithin(db, DOCUMENT_BATCH);
+    expect(await documentOf(contact.id)).not.toBeNull();
+    await db.updateTable('contacts').set({ notes: 'changed in SQL' }).where('id', '=', contact.id).execute();
+    expect(await documentOf(contact.id)).toBeNull();
+    expect(readContact(await server.request('GET', contactUrl(contact.id))).notes).toBe('changed in SQL');
+    await expectCurrent();
+  });
+
+  it('nulls the documents a list rename, a new custom field or a deleted list changes', async () => {
+    await addList(server, 'doc-old-name');
+    const member = await newContact(['doc-old-name']);
+    const other = await newContact();
+    const renamed = await server.request('PUT', '/api/2/lists/doc-old-name/', { form: { name: 'doc-new-name' } });
+    expect(renamed.status).toBe(200);
+    expect(await documentOf(member.id)).toBeNull();
+    expect(await documentOf(other.id)).not.toBeNull();
+    expect(readContact(await server.request('GET', contactUrl(member.id))).lists[0]?.list).toBe('doc-new-name');
+
+    await renderMissingDocumentsWithin(server.database.db, DOCUMENT_BATCH);
+    await addField(server, 'Doc field', 'doc_field');
+    expect(await documentOf(other.id)).toBeNull();
+    expect(readContact(await server.request('GET', contactUrl(other.id)))).toMatchObject({ doc_field: '' });
+
+    await renderMissingDocumentsWithin(server.database.db, DOCUMENT_BATCH);
+    expect((await server.request('DELETE', '/api/2/lists/doc-new-name/')).status).toBe(200);
+    expect(await documentOf(member.id)).toBeNull();
+    expect(readContact(await server.request('GET', contactUrl(member.id))).lists).toEqual([]);
+    await expectCurrent();
+  });
+
+  it('serves a page from stored documents, rendering the ones not stored yet', async () => {
+    const stored = await postContact(server, { emails: [freshAddress('doc-page')], surname: 'Pagewright' });
+    const unrendered = await postContact(server, { emails: [freshAddress('doc-page')], surname: 'Pagewright' });
+    await server.database.db.updateTable('contact_documents').set({ document: null }).where('contact_id', '=', Number(unrendered.id)).execute();
+    const response = await server.request('GET', '/api/2/contacts/', { query: { search: 'pagewright' } });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ count: 2, page: 1, data: [stored, unrendered] });
+    // Spec §8 rule 1: the page costs its two objects.
+    const before = Number(response.headers['x-ratelimit-remaining']);
+    const again = await server.request('GET', '/api/2/contacts/', { query: { search: 'pagewright' } });
+    expect(Number(again.headers['x-ratelimit-remaining'])).toBe(before - 2);
+  });
+
+  it('renders missing documents in the background within seconds', async () => {
+    const contact = await newContact();
+    await server.database.db.updateTable('contact_documents').set({ document: null }).where('contact_id', '=', contact.id).execute();
+    const deadline = Date.now() + 10_000;
+    while ((await documentOf(contact.id)) === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await documentOf(contact.id)).not.toBeNull();
+    await expectCurrent();
+  });
+
+  it('answers a key limited to some fields or lists from the rows, never from the document', async () => {
+    await addList(server, 'doc-visible');
+    await addList(server, 'doc-hidden');
+    await addField(server, 'Doc secret', 'doc_secret');
+    const contact = await postContact(server, {
+      emails: [freshAddress('doc-limited')],
+      lists: ['doc-visible', 'doc-hidden'],
+      doc_secret: 'classified',
+    });
+    expect(await documentOf(Number(contact.id))).toContain('classified');
+    const key = await limitedKey(server, {
+      permissions: ['superadmin', 'limit_lists', 'limit_metadata'],
+      limitLists: ['doc-visible'],
+      limitMetadata: ['doc_field'],
+    });
+    const read = await server.request('GET', contactUrl(contact.id), { key });
+    expect(read.status).toBe(200);
+    expect(read.body).not.toContain('classified');
+    expect(readContact(read).lists.map((m) => m.list)).toEqual(['doc-visible']);
+  });
+
+  it('would see a stored document that lags behind its rows (the check is not blind)', async () => {
+    const contact = await newContact();
+    const db = server.database.db;
+    await db.updateTable('contact_documents').set({ document: '{"id":0}' }).where('contact_id', '=', contact.id).execute();
+    const problems = await staleContactDocuments(db);
+    expect(problems).toEqual([expect.stringContaining(`contact ${contact.id}: stored {"id":0}`)]);
+    await db.updateTable('contact_documents').set({ document: null }).where('contact_id', '=', contact.id).execute();
+    await expectCurrent();
+  });
+});

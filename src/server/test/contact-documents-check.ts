@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { findAccountById } from '../repositories/accounts.repository.ts';
+import { findContactsWithChildrenByIds } from '../repositories/contacts.repository.ts';
+import { findFieldsByAccount } from '../repositories/custom-fields.repository.ts';
+import { renderContactDocument } from '../services/contacts.service.ts';
+
+/**
+ * The rule of migration 0500, checked on a whole database: every stored document equals what its
+ * contact's rows render now. Answers one line per contact that breaks it.
+ */
+export async function staleContactDocuments(db: Kysely<Database>): Promise<string[]> {
+  const problems: string[] = [];
+  // Every contact has its document row, in its own account.
+  const orphans = await db
+    .selectFrom('contacts')
+    .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
+    .select(['contacts.id', 'contacts.account_id', 'contact_documents.account_id as document_account'])
+    .where((eb) =>
+      eb.or([
+        eb('contact_documents.contact_id', 'is', null),
+        eb('contact_documents.account_id', '!=', eb.ref('contacts.account_id')),
+      ]),
+    )
+    .execute();
+  for (const row of orphans) problems.push(`contact ${row.id}: no document row in account ${row.account_id}`);
+  const stored = await db
+    .selectFrom('contact_documents')
+    .select(['contact_id as id', 'account_id', 'document'])
+    .where('document', 'is not', null)
+    .orderBy('contact_id')
+    .execute();
+  const byAccount = Map.groupBy(stored, (row) => row.account_id);
+  for (const [accountId, rows] of byAccount) {
+    const account = await findAccountById(db, accountId);
+    if (!account) throw new Error(`account ${accountId} of contact ${rows[0]?.id} is missing`);
+    const fields = await findFieldsByAccount(db, accountId);
+    const documents = new Map(rows.map((row) => [row.id, row.document]));
+    for (let start = 0; start < rows.length; start += 500) {
+      const ids = rows.slice(start, start + 500).map((row) => row.id);
+      for (const contact of await findContactsWithChildrenByIds(db, ids)) {
+        const rendered = renderContactDocument(account, contact, fields);
+        const document = documents.get(contact.row.id);
+        if (document !== rendered) problems.push(`contact ${contact.row.id}: stored ${document} but renders ${rendered}`);
+      }
+    }
+  }
+  return problems;
+}
