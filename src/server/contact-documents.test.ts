@@ -125,6 +125,19 @@ describeEachDialect('stored contact documents (migration 0500)', (dialect) => {
     await expectCurrent();
   });
 
+  it('renders with the account as the write reads it, not as a cache saw it before a ccid change', async () => {
+    const account = await server.createAccount('doc-ccid');
+    const key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+    const contact = await postContact(server, { emails: [freshAddress('doc-ccid')], ccid: 'c-1' }, { key });
+    // Behind the server's cached account row: ccid is on, and the contact is named by it.
+    await server.database.db.updateTable('accounts').set({ ccid: 1 }).where('id', '=', account.id).execute();
+    expect((await server.request('PUT', contactUrl(Number(contact.id)), { key, form: { notes: 'x' } })).status).toBe(200);
+    server.forgetCachedAuth();
+    const read = readContact(await server.request('GET', contactUrl('c-1'), { key }));
+    expect(read.emails[0]?.contact).toBe('c-1');
+    await expectCurrent();
+  });
+
   it('serves a page from stored documents, rendering the ones not stored yet', async () => {
     const stored = await postContact(server, { emails: [freshAddress('doc-page')], surname: 'Pagewright' });
     const unrendered = await postContact(server, { emails: [freshAddress('doc-page')], surname: 'Pagewright' });

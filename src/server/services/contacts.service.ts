@@ -11,7 +11,7 @@ import { listLimit, metadataLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/http-error.ts';
 import { JsonText } from '../http/json-text.ts';
-import type { AccountRow } from '../repositories/accounts.repository.ts';
+import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
 import { findContactDocument, storeContactDocument } from '../repositories/contact-documents.repository.ts';
 import {
   searchTextOf,
@@ -192,11 +192,16 @@ export function renderContactDocument(
  */
 export async function refreshContactDocument(
   db: Kysely<Database>,
-  account: AccountRow,
+  account: Pick<AccountRow, 'id'>,
   contactId: number,
 ): Promise<void> {
+  // The account as this transaction reads it: the request's may come from the auth cache and
+  // predate a ccid change, and the ccid setting names the contact in `contact`.
+  const current = await findAccountById(db, account.id);
   const loaded = await findContactWithFieldsById(db, account.id, contactId);
-  if (loaded) await storeContactDocument(db, contactId, renderContactDocument(account, loaded.contact, loaded.fields));
+  if (current && loaded) {
+    await storeContactDocument(db, contactId, renderContactDocument(current, loaded.contact, loaded.fields));
+  }
 }
 
 async function present(
