@@ -1,13 +1,8 @@
 import type { Page } from '@playwright/test';
 import { ApiError } from '../src/api/errors.ts';
 import { expect, signInWithKey, test, uniqueName } from './fixtures/dashboard.ts';
-import {
-  accountWithList,
-  chooseTheme,
-  expectNoAxeViolations,
-  sendMessage,
-  startTracker,
-} from './fixtures/messages.ts';
+import { expectNoAxeViolations, themes, useTheme } from './fixtures/axe.ts';
+import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
 import { CANARY, XSS_CORPUS, XSS_HTML, trapXss, type XssTrap } from './fixtures/xss-corpus.ts';
 
 // The tracker of these tests listens on 127.0.0.1: the image proxy may fetch from it.
@@ -404,7 +399,7 @@ test('against a server without the image proxy, images are said to be unavailabl
   ).not.toHaveAttribute('src', /.+/);
 });
 
-for (const theme of ['light', 'dark'] as const) {
+for (const theme of themes) {
   test(`the messages pages have zero axe violations in the ${theme} theme`, async ({
     page,
     server,
@@ -424,7 +419,8 @@ for (const theme of ['light', 'dark'] as const) {
       content_plain: 'Thanks',
       parent: root.id,
     });
-    await chooseTheme(page, theme);
+    await page.goto('/sign-in');
+    await useTheme(page, theme);
     await signInWithKey(page, account.key, { path: '/messages' });
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await expect(table(page).getByRole('link', { name: 'Re: Agenda' })).toBeVisible();

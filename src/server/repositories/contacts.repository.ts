@@ -274,10 +274,7 @@ export async function findContactDocumentsPage(
 ): Promise<DocumentPageRow[]> {
   return isUnfiltered(filter)
     ? documentsOfAll(db, { accountId, limit, offset })
-    : db
-        .selectFrom('contacts')
-        .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
-        .select(['contacts.id', 'contact_documents.document'])
+    : selectDocuments(db)
         .where(matching(accountId, filter, hasFts(db)))
         .orderBy('contacts.id')
         .limit(limit)
@@ -285,12 +282,16 @@ export async function findContactDocumentsPage(
         .execute();
 }
 
+function selectDocuments(db: Kysely<Database>) {
+  return db
+    .selectFrom('contacts')
+    .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
+    .select(['contacts.id', 'contact_documents.document']);
+}
+
 const documentsOfAll = preparedQuery<{ accountId: number; limit: number; offset: number }, DocumentPageRow>(
   (db, slot) =>
-    db
-      .selectFrom('contacts')
-      .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
-      .select(['contacts.id', 'contact_documents.document'])
+    selectDocuments(db)
       .where('contacts.account_id', '=', slot('accountId'))
       .orderBy('contacts.id')
       .limit(slot('limit'))

@@ -5,9 +5,7 @@ import {
   lockContactsWithoutDocument,
   storeContactDocument,
 } from '../repositories/contact-documents.repository.ts';
-import { findContactsWithChildrenByIds } from '../repositories/contacts.repository.ts';
-import { findFieldsByAccount } from '../repositories/custom-fields.repository.ts';
-import { renderContactDocument } from './contacts.service.ts';
+import { renderContactDocuments } from './contacts.service.ts';
 
 /** Contacts rendered per transaction: a few milliseconds of the one SQLite connection at a time. */
 export const DOCUMENT_BATCH = 200;
@@ -19,19 +17,11 @@ export const DOCUMENT_BATCH = 200;
  */
 export async function renderMissingDocumentsWithin(trx: Kysely<Database>, limit: number): Promise<number> {
   const rows = await lockContactsWithoutDocument(trx, limit);
-  const byAccount = new Map<number, number[]>();
-  for (const { id, account_id } of rows) {
-    const ids = byAccount.get(account_id);
-    if (ids) ids.push(id);
-    else byAccount.set(account_id, [id]);
-  }
-  for (const [accountId, ids] of byAccount) {
+  for (const [accountId, ofAccount] of Map.groupBy(rows, (row) => row.account_id)) {
     const account = await findAccountById(trx, accountId);
     if (!account) continue;
-    const fields = await findFieldsByAccount(trx, accountId);
-    for (const contact of await findContactsWithChildrenByIds(trx, ids)) {
-      await storeContactDocument(trx, contact.row.id, renderContactDocument(account, contact, fields));
-    }
+    const rendered = await renderContactDocuments(trx, account, ofAccount.map((row) => row.id));
+    for (const [id, document] of rendered) await storeContactDocument(trx, id, document);
   }
   return rows.length;
 }

@@ -177,13 +177,23 @@ function seesEverything(principal: Principal): boolean {
   return metadataLimit(principal) === null && listLimit(principal) === null;
 }
 
-/** A contact's document (migration 0500): its answer to a caller who sees everything, as JSON. */
-export function renderContactDocument(
+/**
+ * The documents of some contacts of one account (migration 0500), rendered from their rows: each
+ * contact's answer to a caller who sees everything, as JSON, by service id. A contact that no
+ * longer exists is left out.
+ */
+export async function renderContactDocuments(
+  db: Kysely<Database>,
   account: AccountRow,
-  contact: ContactWithChildren,
-  fields: readonly CustomFieldRow[],
-): string {
-  return JSON.stringify(toContact(partsOf(contact), viewWithin(account, fields, null, null)));
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  const rendered = new Map<number, string>();
+  if (ids.length === 0) return rendered;
+  const view = viewWithin(account, await findFieldsByAccount(db, account.id), null, null);
+  for (const contact of await findContactsWithChildrenByIds(db, ids)) {
+    rendered.set(contact.row.id, JSON.stringify(toContact(partsOf(contact), view)));
+  }
+  return rendered;
 }
 
 /**
@@ -198,10 +208,8 @@ export async function refreshContactDocument(
   // The account as this transaction reads it: the request's may come from the auth cache and
   // predate a ccid change, and the ccid setting names the contact in `contact`.
   const current = await findAccountById(db, account.id);
-  const loaded = await findContactWithFieldsById(db, account.id, contactId);
-  if (current && loaded) {
-    await storeContactDocument(db, contactId, renderContactDocument(current, loaded.contact, loaded.fields));
-  }
+  const document = current && (await renderContactDocuments(db, current, [contactId])).get(contactId);
+  if (document) await storeContactDocument(db, contactId, document);
 }
 
 async function present(
@@ -333,13 +341,7 @@ async function documentsPage(
   const rows = await findContactDocumentsPage(db, account.id, filter, limit, offset);
   const count = await countOfPage(db, account.id, filter, rows.length, { limit, offset });
   const missing = rows.filter((row) => row.document === null).map((row) => row.id);
-  const rendered = new Map<number, string>();
-  if (missing.length > 0) {
-    const fields = await findFieldsByAccount(db, account.id);
-    for (const contact of await findContactsWithChildrenByIds(db, missing)) {
-      rendered.set(contact.row.id, renderContactDocument(account, contact, fields));
-    }
-  }
+  const rendered = await renderContactDocuments(db, account, missing);
   const documents: string[] = [];
   for (const row of rows) {
     const document = row.document ?? rendered.get(row.id);

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { findAccountById } from '../repositories/accounts.repository.ts';
-import { findContactsWithChildrenByIds } from '../repositories/contacts.repository.ts';
-import { findFieldsByAccount } from '../repositories/custom-fields.repository.ts';
-import { renderContactDocument } from '../services/contacts.service.ts';
+import { renderContactDocuments } from '../services/contacts.service.ts';
 
 /**
  * The rule of migration 0500, checked on a whole database: every stored document equals what its
@@ -30,19 +28,12 @@ export async function staleContactDocuments(db: Kysely<Database>): Promise<strin
     .where('document', 'is not', null)
     .orderBy('contact_id')
     .execute();
-  const byAccount = Map.groupBy(stored, (row) => row.account_id);
-  for (const [accountId, rows] of byAccount) {
+  for (const [accountId, rows] of Map.groupBy(stored, (row) => row.account_id)) {
     const account = await findAccountById(db, accountId);
     if (!account) throw new Error(`account ${accountId} of contact ${rows[0]?.id} is missing`);
-    const fields = await findFieldsByAccount(db, accountId);
-    const documents = new Map(rows.map((row) => [row.id, row.document]));
-    for (let start = 0; start < rows.length; start += 500) {
-      const ids = rows.slice(start, start + 500).map((row) => row.id);
-      for (const contact of await findContactsWithChildrenByIds(db, ids)) {
-        const rendered = renderContactDocument(account, contact, fields);
-        const document = documents.get(contact.row.id);
-        if (document !== rendered) problems.push(`contact ${contact.row.id}: stored ${document} but renders ${rendered}`);
-      }
+    const rendered = await renderContactDocuments(db, account, rows.map((row) => row.id));
+    for (const { id, document } of rows) {
+      if (document !== rendered.get(id)) problems.push(`contact ${id}: stored ${document} but renders ${rendered.get(id)}`);
     }
   }
   return problems;
