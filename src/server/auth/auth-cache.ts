@@ -1,5 +1,6 @@
 import type { OperationName } from '../../api/operations.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
+import type { MaybePromise } from '../lib/maybe-promise.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -27,9 +28,13 @@ export interface KeyGrant {
 }
 
 export interface AuthCache {
-  /** The grant of the key with this hash, from the cache or `load` (only found keys are kept). */
-  key(keyHash: string, load: () => Promise<KeyGrant | undefined>): Promise<KeyGrant | undefined>;
-  account(id: number, load: () => Promise<AccountRow | undefined>): Promise<AccountRow | undefined>;
+  /**
+   * The grant of the API key sent in this Authorization header value, from the cache or `load`
+   * (only found keys are kept). Held by the header value, so a hit neither parses nor hashes it;
+   * the process that checks a key holds it in memory anyway, and the database only its hash.
+   */
+  key(authorization: string, load: () => Promise<KeyGrant | undefined>): MaybePromise<KeyGrant | undefined>;
+  account(id: number, load: () => Promise<AccountRow | undefined>): MaybePromise<AccountRow | undefined>;
   /** Empties the cache: called once a write that may have changed what it holds has committed. */
   forget(): void;
 }
@@ -45,7 +50,7 @@ export function createAuthCache(ttlMs: number = AUTH_CACHE_SECONDS * 1000): Auth
   // A lookup that began before a forget() may have read the old rows: it must not store them.
   let generation = 0;
 
-  async function remember<K, V>(map: Map<K, Entry<V>>, id: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  function remember<K, V>(map: Map<K, Entry<V>>, id: K, load: () => Promise<V | undefined>): MaybePromise<V | undefined> {
     const now = Date.now();
     const hit = map.get(id);
     if (hit) {
@@ -54,16 +59,17 @@ export function createAuthCache(ttlMs: number = AUTH_CACHE_SECONDS * 1000): Auth
       map.delete(id);
     }
     const startedIn = generation;
-    const value = await load();
-    if (value !== undefined && startedIn === generation) {
-      if (map.size >= MAX_ENTRIES) map.clear();
-      map.set(id, { value, storedAt: now });
-    }
-    return value;
+    return load().then((value) => {
+      if (value !== undefined && startedIn === generation) {
+        if (map.size >= MAX_ENTRIES) map.clear();
+        map.set(id, { value, storedAt: now });
+      }
+      return value;
+    });
   }
 
   return {
-    key: (keyHash, load) => remember(keys, keyHash, load),
+    key: (authorization, load) => remember(keys, authorization, load),
     account: (id, load) => remember(accounts, id, load),
     forget() {
       generation += 1;

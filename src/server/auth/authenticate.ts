@@ -5,6 +5,7 @@ import { AUTHENTICATION_FAILED } from '../../api/constants.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Database } from '../db/schema.ts';
 import type { Scope } from '../oauth/scopes.ts';
+import type { MaybePromise } from '../lib/maybe-promise.ts';
 import type { AuthCache, KeyGrant } from './auth-cache.ts';
 import { findTokenPrincipal, isAccessToken } from './authenticate-token.ts';
 import { addressInCidr } from './cidr.ts';
@@ -44,45 +45,47 @@ export interface Authenticated {
 /**
  * Spec §5.1 and §5.2 rule 3: the Authorization header carries an API key, or (Bearer only) an OAuth
  * access token, which acts with the granting administrator's account and permissions, restricted by
- * its scopes. Any failure is the same 401 (SECURITY.md 19).
+ * its scopes. Any failure is the same 401 (SECURITY.md 19). A key the cache holds is answered at
+ * once, without a promise (auth/auth-cache.ts).
  */
-export async function authenticate(
+export function authenticate(
   db: Kysely<Database>,
   cache: AuthCache,
   header: string | undefined,
   remoteAddress: string,
   now: Date = new Date(),
-): Promise<Authenticated> {
+): MaybePromise<Authenticated> {
   const value = keyFromHeader(header);
-  if (value !== null && isAccessToken(value)) {
-    if (!/^Bearer /i.test(header ?? '')) throw authenticationFailed();
-    const found = await findTokenPrincipal(db, value, remoteAddress, now);
-    if (!found) throw authenticationFailed();
-    return { principal: found.principal, scopes: found.scopes };
-  }
-  return { principal: await authenticateKey(db, cache, header, remoteAddress, now), scopes: null };
+  if (value === null || header === undefined) throw authenticationFailed();
+  if (isAccessToken(value)) return authenticateToken(db, header, value, remoteAddress, now);
+  const grant = cache.key(header, () => findKeyGrant(db, hashKey(value)));
+  return grant instanceof Promise
+    ? grant.then((found) => keyCaller(found, remoteAddress, now))
+    : keyCaller(grant, remoteAddress, now);
+}
+
+async function authenticateToken(
+  db: Kysely<Database>,
+  header: string,
+  token: string,
+  remoteAddress: string,
+  now: Date,
+): Promise<Authenticated> {
+  if (!/^Bearer /i.test(header)) throw authenticationFailed();
+  const found = await findTokenPrincipal(db, token, remoteAddress, now);
+  if (!found) throw authenticationFailed();
+  return { principal: found.principal, scopes: found.scopes };
 }
 
 /**
- * Resolves an API key to its administrator; any failure is the same 401. What the key grants may
- * come from the cache (auth/auth-cache.ts); its expiry and cidr are checked here every time, so an
- * expired key is refused at the instant it expires.
+ * What a key grants may come from the cache; its expiry and cidr are checked here every time, so
+ * an expired key is refused at the instant it expires.
  */
-export async function authenticateKey(
-  db: Kysely<Database>,
-  cache: AuthCache,
-  header: string | undefined,
-  remoteAddress: string,
-  now: Date = new Date(),
-): Promise<Principal> {
-  const key = keyFromHeader(header);
-  if (!key) throw authenticationFailed();
-  const keyHash = hashKey(key);
-  const grant = await cache.key(keyHash, () => findKeyGrant(db, keyHash));
+function keyCaller(grant: KeyGrant | undefined, remoteAddress: string, now: Date): Authenticated {
   if (!grant) throw authenticationFailed();
   if (grant.expiresAt !== null && grant.expiresAt <= now.getTime()) throw authenticationFailed();
   if (grant.cidr && !addressInCidr(remoteAddress, grant.cidr)) throw authenticationFailed();
-  return grant.principal;
+  return { principal: grant.principal, scopes: null };
 }
 
 async function findKeyGrant(db: Kysely<Database>, keyHash: string): Promise<KeyGrant | undefined> {

@@ -10,12 +10,22 @@ import { can, type Principal } from '../auth/principal.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
 import { ROUTE_SCOPES } from '../auth/route-scopes.ts';
 import type { Database } from '../db/schema.ts';
+import type { MaybePromise } from '../lib/maybe-promise.ts';
 import { ALLOWANCE_PER_CONTACT, type RateCharge } from '../rate-limit/rate-limiter.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
 import { BODY_LIMIT } from './body-limit.ts';
 import { HttpError, badRequest, forbidden } from './http-error.ts';
 import { JsonText } from './json-text.ts';
+import { API_HEADERS } from './security-headers.ts';
+import { refuseTokenInUrl } from './token-in-url.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on the route of each operation of spec §4, which runs no hooks (app.ts). */
+    operation?: OperationName;
+  }
+}
 
 /** What Fastify sends with the objects it serializes; stored JSON goes out the same way. */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -88,14 +98,20 @@ export function defineRoute<K extends OperationName>(
   app.route({
     method: operation.method,
     url: `/api/2${operation.path}`,
+    // No hooks run on the operations (app.ts): they refuse tokens in URLs and set their headers here.
+    config: { operation: name },
     handler: async (request, reply) => {
-      const { principal, scopes } = await authenticate(deps.db, deps.authCache, request.headers.authorization, callerAddress(request));
+      refuseTokenInUrl(request.url);
+      // What is in memory answers at once; only a miss is awaited (lib/maybe-promise.ts).
+      const authenticated = authenticate(deps.db, deps.authCache, request.headers.authorization, callerAddress(request));
+      const { principal, scopes } = authenticated instanceof Promise ? await authenticated : authenticated;
       const queryString = queryStringOf(request.url);
       const search = queryString === '' ? null : new URLSearchParams(queryString);
       const accountIds = search?.getAll(ACCOUNT_ID_PARAM) ?? [];
       if (accountIds.length > 1) throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
       search?.delete(ACCOUNT_ID_PARAM);
-      const account = await resolveAccount(deps, principal, name, accountIds[0] ?? null, Boolean(rule.global));
+      const resolved = resolveAccount(deps, principal, name, accountIds[0] ?? null, Boolean(rule.global));
+      const account = resolved instanceof Promise ? await resolved : resolved;
       if (!rule.anyOf.some((permission) => can(principal, permission))) {
         throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
       }
@@ -106,7 +122,7 @@ export function defineRoute<K extends OperationName>(
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search?.size ? search : null);
       // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
-      const body = parseBody(await readBody(request));
+      const body = parseBody(request.isMultipart() ? await readMultipart(request) : urlencodedBody(request));
       const params = request.params as Record<string, string>;
       // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
       if (Object.values(params).some((value) => value.includes('\0'))) throw new HttpError(404, 'Not found');
@@ -141,7 +157,8 @@ export function defineRoute<K extends OperationName>(
         result = await handler(context(deps.db));
       } else {
         result = await handler(context(deps.db));
-        charge = await chargeOrThrow(deps, account, countObjects(result));
+        const taken = chargeOrThrow(deps, account, countObjects(result));
+        charge = taken instanceof Promise ? await taken : taken;
       }
       if (deps.validateResponses) {
         const answer = result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result;
@@ -150,6 +167,7 @@ export function defineRoute<K extends OperationName>(
           throw new Error(`${name} answered outside the contract: ${describeIssues(checked.error.issues)}`);
         }
       }
+      reply.headers(API_HEADERS);
       if (charge && account) setRateHeaders(reply, charge, allowanceOf(account));
       if (result instanceof JsonText) return reply.type(JSON_TYPE).send(result.text);
       return reply.send(DATA_ENVELOPE.has(name) ? { data: result } : result);
@@ -171,9 +189,8 @@ function formParser<S extends z.ZodType>(schema: S): (source: FormSource | null)
   };
 }
 
-/** Urlencoded bodies arrive as URLSearchParams (app.ts); multipart fields are collected here. */
-async function readBody(request: FastifyRequest): Promise<FormSource | null> {
-  if (request.isMultipart()) return readMultipart(request);
+/** Urlencoded bodies arrive as URLSearchParams (app.ts); multipart fields are read by readMultipart. */
+function urlencodedBody(request: FastifyRequest): FormSource | null {
   return request.body instanceof URLSearchParams ? request.body : null;
 }
 
@@ -219,13 +236,13 @@ function queryStringOf(url: string): string {
 }
 
 /** Spec §4.8: a global key names its account with `account_id`; an account key is confined to its own. */
-async function resolveAccount(
+function resolveAccount(
   deps: AppDeps,
   principal: Principal,
   name: OperationName,
   accountIdText: string | null,
   global: boolean,
-): Promise<AccountRow | null> {
+): MaybePromise<AccountRow | null> {
   if (global) {
     if (principal.accountId !== null) throw forbidden('Accounts are managed with a global key');
     return null;
@@ -245,7 +262,11 @@ async function resolveAccount(
     if (name.startsWith('users.') || name === 'caller.get') return null;
     throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key (spec §4.8)`);
   }
-  const account = await deps.authCache.account(accountId, () => findAccountById(deps.db, accountId));
+  const account = deps.authCache.account(accountId, () => findAccountById(deps.db, accountId));
+  return account instanceof Promise ? account.then(foundAccount) : foundAccount(account);
+}
+
+function foundAccount(account: AccountRow | undefined): AccountRow {
   if (!account) throw new HttpError(404, 'Account not found');
   return account;
 }
@@ -254,10 +275,15 @@ function allowanceOf(account: AccountRow): number {
   return ALLOWANCE_PER_CONTACT * account.max_contacts;
 }
 
-async function chargeOrThrow(deps: AppDeps, account: AccountRow | null, cost: number): Promise<RateCharge | null> {
+function chargeOrThrow(deps: AppDeps, account: AccountRow | null, cost: number): MaybePromise<RateCharge | null> {
   if (!account) return null;
   const allowance = allowanceOf(account);
-  const charge = await deps.rateLimiter.charge(account.id, cost, allowance);
+  const charge = deps.rateLimiter.charge(account.id, cost, allowance);
+  return charge instanceof Promise ? charge.then((taken) => acceptedCharge(taken, allowance)) : acceptedCharge(charge, allowance);
+}
+
+/** The charge when it fits the allowance; otherwise 429 with when to come back (spec §8). */
+function acceptedCharge(charge: RateCharge, allowance: number): RateCharge {
   if (!charge.ok) {
     const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
     throw new HttpError(429, 'The hourly API rate limit is exceeded (spec §8)', {

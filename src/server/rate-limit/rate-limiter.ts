@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { MaybePromise } from '../lib/maybe-promise.ts';
 
 /**
  * Spec §8: use is counted in objects returned or affected, per account, per clock hour; the
@@ -8,7 +9,7 @@ import type { Database } from '../db/schema.ts';
  * exceed it (SECURITY.md 20).
  */
 export interface RateLimiter {
-  charge(accountId: number, cost: number, allowance: number, now?: Date): Promise<RateCharge>;
+  charge(accountId: number, cost: number, allowance: number, now?: Date): MaybePromise<RateCharge>;
   refund(accountId: number, windowStart: number, amount: number): Promise<void>;
 }
 
@@ -36,11 +37,11 @@ export function memoryRateLimiter(windowSeconds: number): RateLimiter {
       const { start, reset } = windowOf(now, windowSeconds);
       const key = `${accountId}:${start}`;
       const used = counters.get(key) ?? 0;
-      if (used + cost > allowance) return Promise.resolve({ ok: false, used, windowStart: start, resetAt: reset });
+      if (used + cost > allowance) return { ok: false, used, windowStart: start, resetAt: reset };
       counters.set(key, used + cost);
       // Forget past windows so the map stays as small as the number of active accounts.
       if (counters.size > 10_000) for (const k of counters.keys()) if (!k.endsWith(`:${start}`)) counters.delete(k);
-      return Promise.resolve({ ok: true, used: used + cost, windowStart: start, resetAt: reset });
+      return { ok: true, used: used + cost, windowStart: start, resetAt: reset };
     },
     refund(accountId, windowStart, amount) {
       const key = `${accountId}:${windowStart}`;

@@ -73,6 +73,8 @@ export interface TestServerOptions {
    * (image-host.ts). A test of the proxy's address rules turns it off.
    */
   imageProxyAllowPrivate?: boolean;
+  /** A folder with a built dashboard to serve; by default none, so `/` answers 404. */
+  staticDir?: string;
 }
 
 interface FreshDatabase {
@@ -126,7 +128,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const { database, reopen, cleanup } = await openFresh(dialect);
   const config = loadConfig({
     LOG_LEVEL: 'silent',
-    STATIC_DIR: path.join(os.tmpdir(), 'listkeeper-no-dashboard'),
+    STATIC_DIR: options.staticDir ?? path.join(os.tmpdir(), 'listkeeper-no-dashboard'),
     RATE_LIMIT_WINDOW_SECONDS: String(options.rateLimitWindowSeconds ?? 3600),
     TRUST_PROXY: options.trustProxy ?? '',
     IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
