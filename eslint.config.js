@@ -143,6 +143,23 @@ export default defineConfig([
     ],
   },
 
+  // The server's SQL lives in repositories (DESIGN.md: routes -> services -> repositories); the
+  // database's own folder, the tests' fixtures and checks read and write tables directly on purpose.
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/**/*.repository.ts', 'src/server/db/**', 'src/server/test/**', 'src/server/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...bannedHtmlInjection,
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
+          message: 'Queries belong in a repository (src/server/repositories/ or a *.repository.ts beside its service).',
+        },
+      ],
+    },
+  },
+
   // The one component allowed to hand sanitized HTML to the DOM.
   {
     files: ['src/web/components/safe-html/**'],

@@ -422,10 +422,14 @@ describeEachDialect('contacts: get many (spec §4.1)', (dialect) => {
     const as = { key: server.globalKey, query: { account_id: other.id } };
     // limit=1 keeps every page full, so each answer counts rather than deducing from the page.
     const count = async () =>
-      readPage(await server.request('GET', CONTACTS, { ...as, query: { ...as.query, limit: 1 } })).count;
+      readPage(await server.request('GET', CONTACTS, { ...as, query: { ...as.query, limit: 1 } }))
+        .count;
     const created: number[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const response = await server.request('POST', CONTACTS, { ...as, form: { emails: [freshAddress()] } });
+      const response = await server.request('POST', CONTACTS, {
+        ...as,
+        form: { emails: [freshAddress()] },
+      });
       created.push((expectStatus(response, 200) as { id: number }).id);
     }
     expect(await count()).toBe(3);
@@ -766,6 +770,27 @@ describeEachDialect('contacts under limit_metadata and limit_lists (spec §2.6)'
       { key: listsKey },
     );
     expect(ok.lists.map((m) => m.list)).toEqual(['news']);
+  });
+
+  it('forbids a list-limited key to change a contact that is on other lists', async () => {
+    const contact = await postContact(server, {
+      emails: [freshAddress()],
+      lists: ['news', 'secret'],
+    });
+    const refused = await server.request('PUT', contactUrl(contact.id), {
+      key: listsKey,
+      form: { firstname: 'Mallory' },
+    });
+    expect(errorMessage(refused, 403)).toMatch(/secret/);
+    expect(readContact(await server.request('GET', contactUrl(contact.id))).firstname).toBe(
+      contact.firstname,
+    );
+    const own = await postContact(server, { emails: [freshAddress()], lists: ['news'] });
+    const changed = await server.request('PUT', contactUrl(own.id), {
+      key: listsKey,
+      form: { firstname: 'Ada' },
+    });
+    expect(readContact(changed).firstname).toBe('Ada');
   });
 
   it('forbids a list-limited key to delete a contact that is on other lists', async () => {

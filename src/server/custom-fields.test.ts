@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from './http/http-error.ts';
 import { createCustomField, listCustomFields } from './services/custom-fields.service.ts';
@@ -15,6 +10,7 @@ import {
   postContact,
   readContact,
 } from './test/address-book-fixtures.ts';
+import { useCliDataDir } from './test/cli-runner.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
 
 const contactUrl = (id: string | number) => `/api/2/contacts/${encodeURIComponent(String(id))}/`;
@@ -157,7 +153,10 @@ describeEachDialect('custom fields (spec §2.1)', (dialect) => {
       await createCustomField(server.database.db, { accountId: account.id, name: '__proto__' });
       await createCustomField(server.database.db, { accountId: account.id, name: 'constructor' });
       const as = { key: server.globalKey, query: { account_id: account.id } };
-      const created = await server.request('POST', '/api/2/contacts/', { ...as, form: { emails: [freshAddress()], constructor: 'c' } });
+      const created = await server.request('POST', '/api/2/contacts/', {
+        ...as,
+        form: { emails: [freshAddress()], constructor: 'c' },
+      });
       const id = String((created.json as { id: number }).id);
       for (const response of [created, await server.request('GET', contactUrl(id), as)]) {
         expect(response.body).toContain('"__proto__":""');
@@ -169,23 +168,10 @@ describeEachDialect('custom fields (spec §2.1)', (dialect) => {
 });
 
 describe('listkeeper field create', () => {
-  const execFileAsync = promisify(execFile);
-  const cli = path.join(import.meta.dirname, 'cli.ts');
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-cli-'));
-  });
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
+  const { cli } = useCliDataDir();
   const run = async (...args: string[]) => {
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
-    try {
-      const { stdout } = await execFileAsync(process.execPath, [cli, ...args], { env });
-      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string };
-      return { code: failed.code, json: JSON.parse(failed.stdout) as Record<string, unknown> };
-    }
+    const { code, json } = await cli(args);
+    return { code, json };
   };
 
   it('defines a field and prints it as JSON; refuses duplicates and unknown accounts', async () => {

@@ -12,6 +12,7 @@ import {
   readEmail,
   setAccountSettings,
 } from './test/address-book-fixtures.ts';
+import { databaseSnapshot } from './test/db-snapshot.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
 
 const EMAILS = '/api/2/emails/';
@@ -266,6 +267,60 @@ describeEachDialect('emails (spec §4.2)', (dialect) => {
       expect((await server.request('DELETE', emailUrl(at(own.emails).id), { key })).status).toBe(
         200,
       );
+    });
+
+    it('refuses, under limit_lists, to add, change or delete an address of a contact on other lists', async () => {
+      const key = await limitedKey(server, {
+        permissions: ['contact', 'limit_lists'],
+        limitLists: ['news'],
+      });
+      const contact = await postContact(server, {
+        emails: [freshAddress(), freshAddress()],
+        lists: ['news', 'secret'],
+      });
+      const [first, second] = [at(contact.emails, 0), at(contact.emails, 1)];
+      const before = await databaseSnapshot(server.database.db);
+      const attempts = [
+        await server.request('POST', EMAILS, {
+          key,
+          form: { email: freshAddress(), contact: contact.id },
+        }),
+        await server.request('PUT', emailUrl(first.id), { key, form: { paused: 1 } }),
+        await server.request('DELETE', emailUrl(second.id), { key }),
+      ];
+      for (const attempt of attempts) expect(errorMessage(attempt, 403)).toMatch(/secret/);
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+
+      const own = await postContact(server, {
+        emails: [freshAddress(), freshAddress()],
+        lists: ['news'],
+      });
+      expect(
+        (
+          await server.request('POST', EMAILS, {
+            key,
+            form: { email: freshAddress(), contact: own.id },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await server.request('PUT', emailUrl(at(own.emails, 0).id), { key, form: { paused: 1 } }))
+          .status,
+      ).toBe(200);
+      expect((await server.request('DELETE', emailUrl(at(own.emails, 1).id), { key })).status).toBe(
+        200,
+      );
+    });
+
+    it('deletes the contact when its last two addresses are deleted at once', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const contact = await postContact(server, { emails: [freshAddress(), freshAddress()] });
+        const answers = await Promise.all(
+          contact.emails.map((email) => server.request('DELETE', emailUrl(email.id))),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+        expect((await server.request('GET', contactUrl(contact.id))).status).toBe(404);
+      }
     });
 
     it('needs the contact permission to write, membership to read', async () => {

@@ -9,6 +9,7 @@ import type { MaybePromise } from '../lib/maybe-promise.ts';
 import type { AuthCache, KeyGrant } from './auth-cache.ts';
 import { findTokenPrincipal, isAccessToken } from './authenticate-token.ts';
 import { addressInCidr } from './cidr.ts';
+import { findKeyHolder } from '../repositories/administrators.repository.ts';
 import { hashKey } from './keys.ts';
 import type { Principal } from './principal.ts';
 
@@ -89,20 +90,7 @@ function keyCaller(grant: KeyGrant | undefined, remoteAddress: string, now: Date
 }
 
 async function findKeyGrant(db: Kysely<Database>, keyHash: string): Promise<KeyGrant | undefined> {
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('administrators', 'administrators.id', 'api_keys.administrator_id')
-    .select([
-      'administrators.id as administrator_id',
-      'administrators.account_id',
-      'administrators.permissions',
-      'administrators.limit_lists',
-      'administrators.limit_metadata',
-      'administrators.cidr',
-      'api_keys.expires_at',
-    ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
+  const row = await findKeyHolder(db, keyHash);
   if (!row) return undefined;
   return {
     principal: {

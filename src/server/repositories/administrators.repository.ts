@@ -28,3 +28,21 @@ export function selectAdministratorListLimits(
 export async function setAdministratorListLimits(db: Kysely<Database>, id: number, limitLists: string): Promise<void> {
   await db.updateTable('administrators').set({ limit_lists: limitLists }).where('id', '=', id).execute();
 }
+
+/** The administrator an API key belongs to, with the key's expiry: what authentication checks (spec §5.1). */
+export function findKeyHolder(db: Kysely<Database>, keyHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('administrators', 'administrators.id', 'api_keys.administrator_id')
+    .select([
+      'administrators.id as administrator_id',
+      'administrators.account_id',
+      'administrators.permissions',
+      'administrators.limit_lists',
+      'administrators.limit_metadata',
+      'administrators.cidr',
+      'api_keys.expires_at',
+    ])
+    .where('api_keys.key_hash', '=', keyHash)
+    .executeTakeFirst();
+}

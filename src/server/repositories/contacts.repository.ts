@@ -471,3 +471,12 @@ export async function deleteContact(
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * Holds the contact's row until the transaction ends, so that a check of its addresses and the
+ * change it decides stay one step. SQLite runs one write transaction at a time already.
+ */
+export async function lockContactRow(db: Kysely<Database>, contactId: number): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await db.selectFrom('contacts').select('id').where('id', '=', contactId).forUpdate().execute();
+}

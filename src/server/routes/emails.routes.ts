@@ -10,10 +10,10 @@ export function registerEmailsRoutes(app: FastifyInstance, deps: AppDeps): void 
     getEmail(ctx.db, requireAccount(ctx.account), ctx.params.id ?? ''),
   );
   defineRoute(app, deps, 'emails.create', (ctx) =>
-    createEmail(ctx.db, requireAccount(ctx.account), ctx.body),
+    createEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body),
   );
   defineRoute(app, deps, 'emails.update', (ctx) =>
-    updateEmail(ctx.db, requireAccount(ctx.account), ctx.params.id ?? '', ctx.body),
+    updateEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', ctx.body),
   );
   defineRoute(app, deps, 'emails.delete', async (ctx) => {
     await deleteEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '');

@@ -68,8 +68,11 @@ export function assertListsManageable(principal: Principal, names: Iterable<stri
     throw forbidden(`This key is limited to other lists: it cannot manage ${outside.join(', ')}`);
 }
 
-/** Deleting a contact removes its memberships: a list-limited key may do it only within its lists. */
-export async function assertContactDeletable(
+/**
+ * Changing or deleting a contact, or its addresses, reaches every list it is on (a new or resumed
+ * address gets their mail): a list-limited key may do it only when all of them are its own (§2.6).
+ */
+export async function assertContactManageable(
   db: Kysely<Database>,
   principal: Principal,
   contactId: number,
@@ -521,6 +524,7 @@ export async function updateContact(
     });
   }
 
+  await assertContactManageable(db, principal, row.id);
   if (body.emails !== undefined) {
     throw badRequest("emails: an existing contact's addresses change through /emails/ (spec §4.2)");
   }
@@ -575,6 +579,6 @@ export async function deleteContact(
 ): Promise<void> {
   const row = await findContactByRef(db, account, ref);
   if (!row) throw notFound('Contact');
-  await assertContactDeletable(db, principal, row.id);
+  await assertContactManageable(db, principal, row.id);
   await deleteContactRow(db, account.id, row.id);
 }

@@ -7,6 +7,7 @@ import type { AccountRow } from '../repositories/accounts.repository.ts';
 import {
   deleteContact,
   findContactByRef,
+  lockContactRow,
   parseServiceId,
 } from '../repositories/contacts.repository.ts';
 import { toEmail } from '../repositories/emails.mapper.ts';
@@ -23,7 +24,7 @@ import {
 import {
   assertAddressesAllowed,
   assertAddressesFree,
-  assertContactDeletable,
+  assertContactManageable,
   contactRef,
   refreshContactDocument,
   refreshSearchText,
@@ -65,10 +66,12 @@ export async function getEmail(
 export async function createEmail(
   db: Kysely<Database>,
   account: AccountRow,
+  principal: Principal,
   body: EmailCreate,
 ): Promise<Email> {
   const contact = await findContactByRef(db, account, body.contact);
   if (!contact) throw badRequest(`contact: no contact ${body.contact} in this account`);
+  await assertContactManageable(db, principal, contact.id);
   assertAddressesAllowed(account, [body.email]);
   await assertAddressesFree(db, account, [body.email]);
   try {
@@ -95,10 +98,12 @@ export async function createEmail(
 export async function updateEmail(
   db: Kysely<Database>,
   account: AccountRow,
+  principal: Principal,
   idOrAddress: string,
   body: EmailUpdate,
 ): Promise<Email> {
   const row = await findEmail(db, account, idOrAddress);
+  await assertContactManageable(db, principal, row.contact_id);
   const patch: Updateable<EmailsTable> = {};
   if (body.email !== undefined && body.email !== row.email) {
     assertAddressesAllowed(account, [body.email]);
@@ -127,8 +132,10 @@ export async function deleteEmail(
   idOrAddress: string,
 ): Promise<void> {
   const row = await findEmail(db, account, idOrAddress);
+  await assertContactManageable(db, principal, row.contact_id);
+  // Two deletes of a contact's last two addresses must not both see the other one still there.
+  await lockContactRow(db, row.contact_id);
   if ((await countEmailsOfContact(db, row.contact_id)) <= 1) {
-    await assertContactDeletable(db, principal, row.contact_id);
     await deleteContact(db, account.id, row.contact_id);
     return;
   }

@@ -3,8 +3,9 @@ import type { Permission } from '../../api/constants.ts';
 import { generateKey, hashKey, hashPassword } from '../auth/keys.ts';
 import type { Database } from '../db/schema.ts';
 import { conflict } from '../http/http-error.ts';
-import { findAccountByName, type AccountRow } from '../repositories/accounts.repository.ts';
+import { findAccountByName, insertAccount, type AccountRow } from '../repositories/accounts.repository.ts';
 import { insertAdministrator, insertApiKey, type AdministratorRow } from '../repositories/administrators.repository.ts';
+import { usernameTaken } from '../repositories/users.repository.ts';
 
 /** Default plan: the maximum address-book size when none is given (spec §8 does not fix one). */
 export const DEFAULT_MAX_CONTACTS = 10_000;
@@ -15,19 +16,15 @@ export async function createAccount(
   input: { name: string; description?: string; maxContacts?: number; ccid?: boolean },
 ): Promise<AccountRow> {
   if (await findAccountByName(db, input.name)) throw conflict(`An account named ${input.name} already exists`);
-  return db
-    .insertInto('accounts')
-    .values({
-      name: input.name,
-      description: input.description ?? '',
-      domain: null,
-      max_contacts: input.maxContacts ?? DEFAULT_MAX_CONTACTS,
-      ccid: input.ccid ? 1 : 0,
-      settings: '{}',
-      created: new Date().toISOString(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertAccount(db, {
+    name: input.name,
+    description: input.description ?? '',
+    domain: null,
+    max_contacts: input.maxContacts ?? DEFAULT_MAX_CONTACTS,
+    ccid: input.ccid ? 1 : 0,
+    settings: '{}',
+    created: new Date().toISOString(),
+  });
 }
 
 export interface CreatedKey {
@@ -85,8 +82,8 @@ export async function createUser(
   db: Kysely<Database>,
   input: { accountId: number | null; username: string; password: string; permissions: readonly Permission[] },
 ): Promise<AdministratorRow> {
-  const existing = await db.selectFrom('administrators').select('id').where('username', '=', input.username).executeTakeFirst();
-  if (existing) throw conflict(`An administrator named ${input.username} already exists`);
+  // Usernames are unique whatever their case, as through the API (users.service.ts).
+  if (await usernameTaken(db, input.username)) throw conflict(`An administrator named ${input.username} already exists`);
   return insertAdministrator(db, {
     account_id: input.accountId,
     username: input.username,
