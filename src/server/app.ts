@@ -110,7 +110,11 @@ export async function buildApp({
       // Spec §1 rule 1: every URL ends with a slash; redirect, keeping the method for non-GETs.
       if (!pathname.endsWith('/')) {
         const location = `${pathname}/${search === undefined ? '' : `?${search}`}`;
-        return reply.redirect(location, request.method === 'GET' || request.method === 'HEAD' ? 301 : 308);
+        // Spec §1 rule 3: every body is a JSON object, a redirect's too.
+        return reply
+          .status(request.method === 'GET' || request.method === 'HEAD' ? 301 : 308)
+          .header('location', location)
+          .send({ location });
       }
       return reply.status(404).send({ is_error: true, message: 'The API request does not exist' });
     }

@@ -10,7 +10,11 @@ import { HttpError } from './http/http-error.ts';
 import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
-import { createAccount, createApiKeyAdministrator, createUser } from './services/provisioning.service.ts';
+import {
+  createAccount,
+  createApiKeyAdministrator,
+  createUser,
+} from './services/provisioning.service.ts';
 
 /**
  * The `listkeeper` command. Every command prints one JSON object on stdout so that scripts and
@@ -29,24 +33,39 @@ type Command = (args: string[], database: DatabaseHandle) => Promise<unknown>;
 
 const Permissions = z.array(z.enum(PERMISSIONS));
 
-async function accountIdByName(database: DatabaseHandle, name: string | undefined): Promise<number> {
+async function accountIdByName(
+  database: DatabaseHandle,
+  name: string | undefined,
+): Promise<number> {
   if (!name) throw new HttpError(400, '--account NAME is required');
   const account = await findAccountByName(database.db, name);
   if (!account) throw new HttpError(404, `No account named ${name}`);
   return account.id;
 }
 
+/** A value given on the command line, or 400 naming the option it came from. */
+function option<T>(name: string, schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problem = parsed.error.issues[0]?.message ?? 'is invalid';
+  throw new HttpError(400, `${name}: ${value === undefined ? 'is required' : problem}`);
+}
+
 /** No --permission at all means a superadmin key (issue #3); a global one may also manage accounts. */
 function permissionsFrom(values: string[] | undefined, global: boolean): Permission[] {
   if (!values || values.length === 0) return global ? ['superadmin', 'account'] : ['superadmin'];
-  return Permissions.parse(values);
+  return option('--permission', Permissions, values);
 }
 
 const commands: Record<string, Command> = {
   'oauth-client create': async (args, database) => {
     const { values } = parseArgs({
       args,
-      options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } },
+      options: {
+        name: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        public: { type: 'boolean' },
+      },
     });
     return createClient(database.db, {
       name: values.name ?? '',
@@ -58,12 +77,29 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { 'max-contacts': { type: 'string' }, ccid: { type: 'boolean' }, description: { type: 'string' } },
+      options: {
+        'max-contacts': { type: 'string' },
+        ccid: { type: 'boolean' },
+        description: { type: 'string' },
+      },
     });
-    const name = AccountName.parse(positionals[0]);
-    const maxContacts = values['max-contacts'] === undefined ? undefined : z.coerce.number().int().positive().parse(values['max-contacts']);
-    const account = await createAccount(database.db, { name, maxContacts, ccid: values.ccid, description: values.description });
-    return { id: account.id, name: account.name, max_contacts: account.max_contacts, ccid: account.ccid === 1 };
+    const name = option('NAME', AccountName, positionals[0]);
+    const maxContacts =
+      values['max-contacts'] === undefined
+        ? undefined
+        : option('--max-contacts', z.coerce.number().int().positive(), values['max-contacts']);
+    const account = await createAccount(database.db, {
+      name,
+      maxContacts,
+      ccid: values.ccid,
+      description: values.description,
+    });
+    return {
+      id: account.id,
+      name: account.name,
+      max_contacts: account.max_contacts,
+      ccid: account.ccid === 1,
+    };
   },
   'key create': async (args, database) => {
     const { values } = parseArgs({
@@ -77,32 +113,52 @@ const commands: Record<string, Command> = {
         description: { type: 'string' },
       },
     });
-    if (Boolean(values.global) === Boolean(values.account)) throw new HttpError(400, 'Give exactly one of --global or --account NAME');
+    if (Boolean(values.global) === Boolean(values.account))
+      throw new HttpError(400, 'Give exactly one of --global or --account NAME');
     const accountId = values.global ? null : await accountIdByName(database, values.account);
     const expiryMonths =
       values['expiry-months'] === undefined
         ? undefined
-        : z.union(EXPIRY_MONTHS.map((m) => z.literal(m))).parse(Number(values['expiry-months']));
+        : option(
+            '--expiry-months',
+            z.union(
+              EXPIRY_MONTHS.map((m) => z.literal(m)),
+              { error: `must be one of ${EXPIRY_MONTHS.join(', ')}` },
+            ),
+            Number(values['expiry-months']),
+          );
     const created = await createApiKeyAdministrator(database.db, {
       accountId,
       permissions: permissionsFrom(values.permission, accountId === null),
-      cidr: values.cidr === undefined ? null : Cidr.parse(values.cidr),
+      cidr: values.cidr === undefined ? null : option('--cidr', Cidr, values.cidr),
       description: values.description,
       expiryMonths,
     });
-    return { key: created.key, id: created.administrator.id, account_id: accountId, expires_at: created.expires_at };
+    // `expiry` as in the API's key retrieval (spec §4.6).
+    return {
+      key: created.key,
+      id: created.administrator.id,
+      account_id: accountId,
+      expiry: created.expires_at,
+    };
   },
   'user create': async (args, database) => {
     const { values } = parseArgs({
       args,
-      options: { account: { type: 'string' }, global: { type: 'boolean' }, username: { type: 'string' }, permission: { type: 'string', multiple: true } },
+      options: {
+        account: { type: 'string' },
+        global: { type: 'boolean' },
+        username: { type: 'string' },
+        permission: { type: 'string', multiple: true },
+      },
     });
     const accountId = values.global ? null : await accountIdByName(database, values.account);
     const password = (await readStdin()).replace(/\r?\n$/, '');
-    if (password.length < 12) throw new HttpError(400, 'The password (on stdin) needs at least 12 characters');
+    if (password.length < 12)
+      throw new HttpError(400, 'The password (on stdin) needs at least 12 characters');
     const user = await createUser(database.db, {
       accountId,
-      username: EmailAddress.parse(values.username),
+      username: option('--username', EmailAddress, values.username),
       password,
       permissions: permissionsFrom(values.permission, accountId === null),
     });
@@ -111,11 +167,19 @@ const commands: Record<string, Command> = {
   'field create': async (args, database) => {
     const { values } = parseArgs({
       args,
-      options: { account: { type: 'string' }, name: { type: 'string' }, identifier: { type: 'string' } },
+      options: {
+        account: { type: 'string' },
+        name: { type: 'string' },
+        identifier: { type: 'string' },
+      },
     });
     const accountId = await accountIdByName(database, values.account);
     if (values.name === undefined) throw new HttpError(400, '--name N is required');
-    const field = await createCustomField(database.db, { accountId, name: values.name, identifier: values.identifier });
+    const field = await createCustomField(database.db, {
+      accountId,
+      name: values.name,
+      identifier: values.identifier,
+    });
     return { ...field, account_id: accountId };
   },
 };
@@ -141,16 +205,21 @@ async function serve(): Promise<void> {
   // Issue #4: the dashboard is a public OAuth client on the server's own origin. With PORT=0 the
   // origin is only known once listening.
   const registerDashboard = async (port: number) => {
-    const origin = config.publicUrl ? new URL(config.publicUrl).origin : `http://${urlHost(config.host)}:${port}`;
+    const origin = config.publicUrl
+      ? new URL(config.publicUrl).origin
+      : `http://${urlHost(config.host)}:${port}`;
     try {
       await registerDashboardClient(database.db, origin);
     } catch (error) {
-      console.error(`Dashboard sign-in unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `Dashboard sign-in unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
   if (config.port !== 0 || config.publicUrl) await registerDashboard(config.port);
   const address = await app.listen({ port: config.port, host: config.host });
-  if (config.port === 0 && !config.publicUrl) await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
+  if (config.port === 0 && !config.publicUrl)
+    await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
   console.log(JSON.stringify({ listening: address, database: database.dialect }));
 }
 

@@ -260,6 +260,30 @@ describeEachDialect('lists (spec §2.4, §4.4)', (dialect) => {
       for (const list of lists) expect(list).not.toHaveProperty('archive_password');
       expect(response.headers['x-ratelimit-remaining']).toBeDefined();
     });
+
+    it('names member contacts by their ccid on a ccid-enabled account (spec §2.1)', async () => {
+      const account = await server.createAccount(`ccid-lists-${dialect}`, { ccid: true });
+      const key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+      expect((await create({ name: 'crm' }, key)).status).toBe(200);
+      for (const ccid of ['crm-2', 'crm-1']) {
+        const posted = await server.request('POST', '/api/2/contacts/', {
+          key,
+          form: { ccid, emails: [`${ccid}@example.org`], lists: ['crm'] },
+        });
+        expect(posted.status, posted.body).toBe(200);
+      }
+      const expected = ['crm-2', 'crm-1'];
+      expect(asList(await server.request('GET', url('crm'), { key })).contacts).toEqual(expected);
+      expect(
+        asLists(await server.request('GET', url(), { key })).find((list) => list.name === 'crm')
+          ?.contacts,
+      ).toEqual(expected);
+      const renamed = await server.request('PUT', url('crm'), {
+        key,
+        form: { description: 'Customers' },
+      });
+      expect(asList(renamed).contacts).toEqual(expected);
+    });
   });
 
   describe('validation (400)', () => {

@@ -78,7 +78,7 @@ function withStatementCache(file: SqliteDatabase.Database): SqliteDialectDatabas
   };
 }
 
-function assertPragma(file: SqliteDatabase.Database, name: string, expected: string | number): void {
+export function assertPragma(file: SqliteDatabase.Database, name: string, expected: string | number): void {
   const actual = file.pragma(name, { simple: true });
   if (actual !== expected) {
     throw new Error(`SQLite ${name} is ${String(actual)}, expected ${String(expected)}`);

@@ -34,8 +34,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const NO_FIELDS = z.strictObject({});
 
 type Ops = typeof OPERATIONS;
-type QueryOf<K extends OperationName> = Ops[K] extends { query: z.ZodType } ? z.output<Ops[K]['query']> : undefined;
-type BodyOf<K extends OperationName> = Ops[K] extends { body: z.ZodType } ? z.output<Ops[K]['body']> : undefined;
+type QueryOf<K extends OperationName> = Ops[K] extends { query: z.ZodType }
+  ? z.output<Ops[K]['query']>
+  : undefined;
+type BodyOf<K extends OperationName> = Ops[K] extends { body: z.ZodType }
+  ? z.output<Ops[K]['body']>
+  : undefined;
 export type ResponseOf<K extends OperationName> = z.input<Ops[K]['response']>;
 
 export interface RouteContext<K extends OperationName> {
@@ -57,7 +61,9 @@ type HandlerResult<K extends OperationName> = K extends 'users.update'
   : ResponseOf<K>;
 
 /** A handler answers an object of the contract, or (a stored contact document) its JSON text. */
-export type RouteHandler<K extends OperationName> = (context: RouteContext<K>) => Promise<HandlerResult<K> | JsonText>;
+export type RouteHandler<K extends OperationName> = (
+  context: RouteContext<K>,
+) => Promise<HandlerResult<K> | JsonText>;
 
 /**
  * Spec §4.4 and §4.6 answer "a JSON object containing an array" (spec §1 rule 3: every body is an
@@ -74,7 +80,8 @@ const CHARGED_BEFORE: ReadonlySet<OperationName> = new Set(['messages.image']);
 
 /** The schema an answer must meet: key retrieval answers a key, not the administrator. */
 function responseSchema(name: OperationName, result: unknown): z.ZodType {
-  const isKey = name === 'users.update' && typeof result === 'object' && result !== null && 'key' in result;
+  const isKey =
+    name === 'users.update' && typeof result === 'object' && result !== null && 'key' in result;
   return OPERATIONS[isKey ? 'users.retrieveKey' : name].response;
 }
 
@@ -103,14 +110,27 @@ export function defineRoute<K extends OperationName>(
     handler: async (request, reply) => {
       refuseTokenInUrl(request.url);
       // What is in memory answers at once; only a miss is awaited (lib/maybe-promise.ts).
-      const authenticated = authenticate(deps.db, deps.authCache, request.headers.authorization, callerAddress(request));
-      const { principal, scopes } = authenticated instanceof Promise ? await authenticated : authenticated;
+      const authenticated = authenticate(
+        deps.db,
+        deps.authCache,
+        request.headers.authorization,
+        callerAddress(request),
+      );
+      const { principal, scopes } =
+        authenticated instanceof Promise ? await authenticated : authenticated;
       const queryString = queryStringOf(request.url);
       const search = queryString === '' ? null : new URLSearchParams(queryString);
       const accountIds = search?.getAll(ACCOUNT_ID_PARAM) ?? [];
-      if (accountIds.length > 1) throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
+      if (accountIds.length > 1)
+        throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
       search?.delete(ACCOUNT_ID_PARAM);
-      const resolved = resolveAccount(deps, principal, name, accountIds[0] ?? null, Boolean(rule.global));
+      const resolved = resolveAccount(
+        deps,
+        principal,
+        name,
+        accountIds[0] ?? null,
+        Boolean(rule.global),
+      );
       const account = resolved instanceof Promise ? await resolved : resolved;
       if (!rule.anyOf.some((permission) => can(principal, permission))) {
         throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
@@ -122,10 +142,13 @@ export function defineRoute<K extends OperationName>(
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search?.size ? search : null);
       // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
-      const body = parseBody(request.isMultipart() ? await readMultipart(request) : urlencodedBody(request));
+      const body = parseBody(
+        request.isMultipart() ? await readMultipart(request) : urlencodedBody(request),
+      );
       const params = request.params as Record<string, string>;
       // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
-      if (Object.values(params).some((value) => value.includes('\0'))) throw new HttpError(404, 'Not found');
+      if (Object.values(params).some((value) => value.includes('\0')))
+        throw new HttpError(404, 'Not found');
       const context = (db: Kysely<Database>) =>
         ({
           db,
@@ -164,7 +187,9 @@ export function defineRoute<K extends OperationName>(
         const answer = result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result;
         const checked = responseSchema(name, answer).safeParse(answer);
         if (!checked.success) {
-          throw new Error(`${name} answered outside the contract: ${describeIssues(checked.error.issues)}`);
+          throw new Error(
+            `${name} answered outside the contract: ${describeIssues(checked.error.issues)}`,
+          );
         }
       }
       reply.headers(API_HEADERS);
@@ -182,7 +207,8 @@ export function defineRoute<K extends OperationName>(
 function formParser<S extends z.ZodType>(schema: S): (source: FormSource | null) => z.output<S> {
   const parsedEmpty = parseForm(schema, []);
   return (source) => {
-    if (source === null && parsedEmpty.success) return { ...(parsedEmpty.data as object) } as z.output<S>;
+    if (source === null && parsedEmpty.success)
+      return { ...(parsedEmpty.data as object) } as z.output<S>;
     const parsed = parseForm(schema, source ?? []);
     if (!parsed.success) throw badRequest(parsed.message);
     return parsed.data;
@@ -204,10 +230,12 @@ async function readMultipart(request: FastifyRequest): Promise<FormSource> {
   let size = 0;
   try {
     for await (const part of request.parts()) {
-      if (part.type === 'file') throw badRequest(`${part.fieldname}: file uploads are not accepted`);
+      if (part.type === 'file')
+        throw badRequest(`${part.fieldname}: file uploads are not accepted`);
       if (part.valueTruncated || part.fieldnameTruncated) throw bodyTooLarge();
       // A part declared as JSON arrives parsed; form fields are text (spec §1).
-      if (typeof part.value !== 'string') throw badRequest(`${part.fieldname}: send form fields as text`);
+      if (typeof part.value !== 'string')
+        throw badRequest(`${part.fieldname}: send form fields as text`);
       size += Buffer.byteLength(part.fieldname) + Buffer.byteLength(part.value);
       if (size > BODY_LIMIT) throw bodyTooLarge();
       fields.push([part.fieldname, part.value]);
@@ -245,11 +273,17 @@ function resolveAccount(
 ): MaybePromise<AccountRow | null> {
   if (global) {
     if (principal.accountId !== null) throw forbidden('Accounts are managed with a global key');
+    // Refused rather than ignored, as any other parameter an operation does not take (spec §4).
+    if (accountIdText !== null)
+      throw badRequest(
+        `${ACCOUNT_ID_PARAM}: the accounts endpoints work across the group and take none`,
+      );
     return null;
   }
   let accountId = principal.accountId;
   if (accountIdText !== null) {
-    if (!/^\d{1,12}$/.test(accountIdText)) throw badRequest(`${ACCOUNT_ID_PARAM}: is not an account identifier`);
+    if (!/^\d{1,12}$/.test(accountIdText))
+      throw badRequest(`${ACCOUNT_ID_PARAM}: is not an account identifier`);
     const requested = Number(accountIdText);
     if (principal.accountId !== null && requested !== principal.accountId) {
       throw forbidden(`${ACCOUNT_ID_PARAM} is for global keys: this key belongs to one account`);
@@ -275,11 +309,17 @@ function allowanceOf(account: AccountRow): number {
   return ALLOWANCE_PER_CONTACT * account.max_contacts;
 }
 
-function chargeOrThrow(deps: AppDeps, account: AccountRow | null, cost: number): MaybePromise<RateCharge | null> {
+function chargeOrThrow(
+  deps: AppDeps,
+  account: AccountRow | null,
+  cost: number,
+): MaybePromise<RateCharge | null> {
   if (!account) return null;
   const allowance = allowanceOf(account);
   const charge = deps.rateLimiter.charge(account.id, cost, allowance);
-  return charge instanceof Promise ? charge.then((taken) => acceptedCharge(taken, allowance)) : acceptedCharge(charge, allowance);
+  return charge instanceof Promise
+    ? charge.then((taken) => acceptedCharge(taken, allowance))
+    : acceptedCharge(charge, allowance);
 }
 
 /** The charge when it fits the allowance; otherwise 429 with when to come back (spec §8). */

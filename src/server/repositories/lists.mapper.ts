@@ -70,7 +70,7 @@ export function settingsOf(row: Pick<ListRow, 'settings'>): ListSettings {
 }
 
 /** Row → spec §2.4 list. `archive_password` is write-only and never part of the answer. */
-export function toList(row: ListRow, contactIds: number[]): List {
+export function toList(row: ListRow, contactIds: (number | string)[]): List {
   return {
     id: row.id,
     name: row.name,

@@ -44,20 +44,27 @@ export async function existingListNames(
 }
 
 /** The member contacts of each list, in one query (no N+1), ascending. */
+/** A member of a list: the contact's service id and ccid (spec §2.1 picks which names it). */
+export interface MemberContact {
+  id: number;
+  ccid: string | null;
+}
+
 export async function memberContactIds(
   db: Kysely<Database>,
   listIds: readonly number[],
-): Promise<Map<number, number[]>> {
-  const members = new Map<number, number[]>(listIds.map((id) => [id, []]));
+): Promise<Map<number, MemberContact[]>> {
+  const members = new Map<number, MemberContact[]>(listIds.map((id) => [id, []]));
   if (listIds.length === 0) return members;
   const rows = await db
     .selectFrom('memberships')
-    .select(['list_id', 'contact_id'])
-    .where('list_id', 'in', listIds)
-    .orderBy('list_id')
-    .orderBy('contact_id')
+    .innerJoin('contacts', 'contacts.id', 'memberships.contact_id')
+    .select(['memberships.list_id', 'memberships.contact_id', 'contacts.ccid'])
+    .where('memberships.list_id', 'in', listIds)
+    .orderBy('memberships.list_id')
+    .orderBy('memberships.contact_id')
     .execute();
-  for (const row of rows) members.get(row.list_id)?.push(row.contact_id);
+  for (const row of rows) members.get(row.list_id)?.push({ id: row.contact_id, ccid: row.ccid });
   return members;
 }
 

@@ -13,11 +13,11 @@ import { requireAccount } from './route-support.ts';
 /** Spec §4.4: the lists endpoints; `:name` is the list name. */
 export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'lists.list', (ctx) =>
-    getLists(ctx.db, requireAccount(ctx.account).id, ctx.principal),
+    getLists(ctx.db, requireAccount(ctx.account), ctx.principal),
   );
 
   defineRoute(app, deps, 'lists.get', (ctx) =>
-    getList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name ?? ''),
+    getList(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.name ?? ''),
   );
 
   defineRoute(app, deps, 'lists.create', (ctx) =>
@@ -27,7 +27,7 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'lists.update', (ctx) =>
     updateList(
       ctx.db,
-      requireAccount(ctx.account).id,
+      requireAccount(ctx.account),
       ctx.principal,
       ctx.params.name ?? '',
       ctx.body,

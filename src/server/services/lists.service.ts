@@ -4,6 +4,7 @@ import type { List, ListCreate, ListUpdate } from '../../api/schemas/list.ts';
 import { hashPassword } from '../auth/keys.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import type { AccountRow } from '../repositories/accounts.repository.ts';
 import { badRequest, forbidden, notFound } from '../http/http-error.ts';
 import {
   selectAdministratorListLimits,
@@ -23,37 +24,39 @@ import {
   findListByName,
   insertList,
   memberContactIds,
+  type MemberContact,
   selectListSettings,
   selectLists,
   setListSettings,
   updateListRow,
 } from '../repositories/lists.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { contactRef } from './contacts.service.ts';
 
 /** Spec §4.4 get all; a limit_lists principal sees its own lists only (spec §2.6). */
 export async function getLists(
   db: Kysely<Database>,
-  accountId: number,
+  account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
 ): Promise<List[]> {
   const limit = listLimit(principal);
-  const rows = await selectLists(db, accountId, limit && [...limit]);
+  const rows = await selectLists(db, account.id, limit && [...limit]);
   const members = await memberContactIds(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toList(row, members.get(row.id) ?? []));
+  return rows.map((row) => toList(row, contactRefs(account, members.get(row.id))));
 }
 
 /** Spec §4.4 get one. A list outside the principal's limit is as absent as an unknown one. */
 export async function getList(
   db: Kysely<Database>,
-  accountId: number,
+  account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
   name: string,
 ): Promise<List> {
-  const row = await visibleList(db, accountId, principal, name);
-  return withMembers(db, row);
+  const row = await visibleList(db, account.id, principal, name);
+  return withMembers(db, account, row);
 }
 
 /** Spec §4.4 create: at minimum `name`, unique within the account. */
@@ -88,11 +91,12 @@ export async function createList(
 /** Spec §4.4 update (§1 rule 6: only what is supplied changes); `name` renames the list. */
 export async function updateList(
   db: Kysely<Database>,
-  accountId: number,
+  account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
   name: string,
   input: ListUpdate,
 ): Promise<List> {
+  const accountId = account.id;
   const row = await writableList(db, accountId, principal, name);
   const newName = input.name ?? row.name;
   const renamed = newName !== row.name;
@@ -123,7 +127,7 @@ export async function updateList(
     if (isUniqueViolation(error)) throw nameTaken(newName);
     throw error;
   }
-  return withMembers(db, updated);
+  return withMembers(db, account, updated);
 }
 
 /** Spec §4.4 delete: memberships and archived messages go with the list. */
@@ -182,9 +186,21 @@ function assertMayWrite(principal: Principal, name: string): void {
     throw forbidden(`This key is limited to other lists than ${name} (limit_lists)`);
 }
 
-async function withMembers(db: Kysely<Database>, row: ListRow): Promise<List> {
+async function withMembers(
+  db: Kysely<Database>,
+  account: Pick<AccountRow, 'ccid'>,
+  row: ListRow,
+): Promise<List> {
   const members = await memberContactIds(db, [row.id]);
-  return toList(row, members.get(row.id) ?? []);
+  return toList(row, contactRefs(account, members.get(row.id)));
+}
+
+/** Spec §2.1: on a ccid-enabled account a contact is named by its ccid, in `contacts` too. */
+function contactRefs(
+  account: Pick<AccountRow, 'ccid'>,
+  members: MemberContact[] | undefined,
+): (number | string)[] {
+  return (members ?? []).map((member) => contactRef(account, member));
 }
 
 function nameTaken(name: string) {

@@ -33,10 +33,17 @@ export interface CreatedKey {
   expires_at: string | null;
 }
 
-/** Adds months the way people count them (the same day of a later month). */
+/**
+ * Adds months the way people count them: the same day of a later month, or its last day when it
+ * is shorter (31 January + 1 month is 28 or 29 February, not early March).
+ */
 export function addMonths(from: Date, months: number): Date {
   const date = new Date(from);
+  const day = date.getUTCDate();
+  date.setUTCDate(1);
   date.setUTCMonth(date.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+  date.setUTCDate(Math.min(day, lastDay));
   return date;
 }
 

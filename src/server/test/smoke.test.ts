@@ -15,11 +15,15 @@ describeEachDialect('server basics', (dialect) => {
     expect(response.headers['www-authenticate']).toMatch(/Basic/);
   });
 
-  it('redirects a GET without its trailing slash with 301, other methods with 308', async () => {
-    expect((await server.request('GET', '/api/2/contacts')).status).toBe(301);
+  it('redirects a GET without its trailing slash with 301, other methods with 308, saying where in JSON', async () => {
+    const get = await server.request('GET', '/api/2/contacts?limit=5');
+    expect(get.status).toBe(301);
+    expect(get.headers.location).toBe('/api/2/contacts/?limit=5');
+    expect(get.json).toEqual({ location: '/api/2/contacts/?limit=5' });
     const post = await server.request('POST', '/api/2/contacts', { form: { emails: ['a@b.co'] } });
     expect(post.status).toBe(308);
     expect(post.headers.location).toBe('/api/2/contacts/');
+    expect(post.json).toEqual({ location: '/api/2/contacts/' });
   });
 
   it('answers unknown routes with 404 in the error shape', async () => {
