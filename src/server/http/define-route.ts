@@ -273,11 +273,6 @@ function resolveAccount(
 ): MaybePromise<AccountRow | null> {
   if (global) {
     if (principal.accountId !== null) throw forbidden('Accounts are managed with a global key');
-    // Refused rather than ignored, as any other parameter an operation does not take (spec §4).
-    if (accountIdText !== null)
-      throw badRequest(
-        `${ACCOUNT_ID_PARAM}: the accounts endpoints work across the group and take none`,
-      );
     return null;
   }
   let accountId = principal.accountId;
