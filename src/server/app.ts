@@ -17,6 +17,7 @@ import { BODY_LIMIT } from './http/body-limit.ts';
 import { HttpError } from './http/http-error.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { refuseTokenInUrl } from './http/token-in-url.ts';
+import { splitUrl } from './http/url-parts.ts';
 import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limiter.ts';
 import { registerRoutes } from './routes/register-routes.ts';
 import { startDocumentRenderer } from './services/contact-documents.service.ts';
@@ -173,12 +174,6 @@ function frameworkError(error: FastifyError): [number, string] {
     default:
       return [500, 'Internal server error'];
   }
-}
-
-/** The path and the query string (undefined without `?`); only the first `?` separates them. */
-function splitUrl(url: string): [string, string | undefined] {
-  const mark = url.indexOf('?');
-  return mark === -1 ? [url, undefined] : [url.slice(0, mark), url.slice(mark + 1)];
 }
 
 function clientErrorMessage(error: FastifyError, status: number): string {

@@ -30,8 +30,8 @@ export interface KeyGrant {
 export interface AuthCache {
   /**
    * The grant of the API key sent in this Authorization header value, from the cache or `load`
-   * (only found keys are kept). Held by the header value, so a hit neither parses nor hashes it;
-   * the process that checks a key holds it in memory anyway, and the database only its hash.
+   * (only found keys are kept). Held by the header value, so a hit is not hashed; the process
+   * that checks a key holds it in memory anyway, and the database only its hash.
    */
   key(authorization: string, load: () => Promise<KeyGrant | undefined>): MaybePromise<KeyGrant | undefined>;
   account(id: number, load: () => Promise<AccountRow | undefined>): MaybePromise<AccountRow | undefined>;

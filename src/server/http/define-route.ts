@@ -19,6 +19,7 @@ import { HttpError, badRequest, forbidden } from './http-error.ts';
 import { JsonText } from './json-text.ts';
 import { API_HEADERS } from './security-headers.ts';
 import { refuseTokenInUrl } from './token-in-url.ts';
+import { queryStringOf } from './url-parts.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -255,12 +256,6 @@ function bodyTooLarge(): HttpError {
 function hasClientStatus(error: unknown): boolean {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 500;
-}
-
-/** The query string: everything after the first `?`. */
-function queryStringOf(url: string): string {
-  const mark = url.indexOf('?');
-  return mark === -1 ? '' : url.slice(mark + 1);
 }
 
 /** Spec §4.8: a global key names its account with `account_id`; an account key is confined to its own. */

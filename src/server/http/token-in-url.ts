@@ -1,4 +1,5 @@
 import { HttpError } from './http-error.ts';
+import { queryStringOf } from './url-parts.ts';
 
 /**
  * SECURITY.md 11: a token never travels in a URL, so an API URL with `?access_token=` is refused,
@@ -11,6 +12,5 @@ export function refuseTokenInUrl(url: string): void {
 }
 
 function hasAccessTokenParam(url: string): boolean {
-  const mark = url.indexOf('?');
-  return mark !== -1 && new URLSearchParams(url.slice(mark + 1)).has('access_token');
+  return new URLSearchParams(queryStringOf(url)).has('access_token');
 }

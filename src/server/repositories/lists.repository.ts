@@ -50,7 +50,7 @@ export interface MemberContact {
   ccid: string | null;
 }
 
-export async function memberContactIds(
+export async function memberContacts(
   db: Kysely<Database>,
   listIds: readonly number[],
 ): Promise<Map<number, MemberContact[]>> {

@@ -23,7 +23,7 @@ import {
   existingListNames,
   findListByName,
   insertList,
-  memberContactIds,
+  memberContacts,
   type MemberContact,
   selectListSettings,
   selectLists,
@@ -41,7 +41,7 @@ export async function getLists(
 ): Promise<List[]> {
   const limit = listLimit(principal);
   const rows = await selectLists(db, account.id, limit && [...limit]);
-  const members = await memberContactIds(
+  const members = await memberContacts(
     db,
     rows.map((row) => row.id),
   );
@@ -191,7 +191,7 @@ async function withMembers(
   account: Pick<AccountRow, 'ccid'>,
   row: ListRow,
 ): Promise<List> {
-  const members = await memberContactIds(db, [row.id]);
+  const members = await memberContacts(db, [row.id]);
   return toList(row, contactRefs(account, members.get(row.id)));
 }
 
