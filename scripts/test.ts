@@ -25,7 +25,11 @@ const reportDir = await mkdtemp(path.join(tmpdir(), 'listkeeper-test-'));
 const vitestReport = path.join(reportDir, 'vitest.json');
 const playwrightReport = path.join(reportDir, 'playwright.json');
 
-const steps: Step[] = [
+// `--fast` (`npm run test:fast`, issue 16 §4): typecheck, lint and the unit and server tests on
+// SQLite only, for every commit; `npm test` stays the whole suite and CI's command.
+const fast = process.argv.includes('--fast');
+
+const allSteps: Step[] = [
   { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   {
@@ -52,6 +56,32 @@ const steps: Step[] = [
     count: () => countPlaywright(playwrightReport),
   },
 ];
+
+const steps = fast ? fastSteps(allSteps) : allSteps;
+
+/** The fast run: no build or browser; server tests on SQLite; lint reuses its cache. */
+function fastSteps(all: Step[]): Step[] {
+  return all
+    .filter((step) => ['typecheck', 'lint', 'unit tests'].includes(step.name))
+    .map((step) => {
+      if (step.name === 'lint')
+        return {
+          ...step,
+          command: [
+            'npx',
+            'eslint',
+            '--max-warnings',
+            '0',
+            '--cache',
+            '--cache-location',
+            'node_modules/.cache/eslint/',
+            '.',
+          ],
+        };
+      if (step.name === 'unit tests') return { ...step, env: { TEST_DIALECTS: 'sqlite' } };
+      return step;
+    });
+}
 
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 const summary: string[] = [];
