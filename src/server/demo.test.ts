@@ -95,6 +95,7 @@ describeEachDialect('listkeeper demo', (dialect) => {
       account: 'demo',
       account_ids: { demo: ANY_NUMBER, 'demo-west': ANY_NUMBER },
       administrator: { username: DEMO_ADMINISTRATOR, password: ANY_STRING },
+      people: expect.any(Array) as unknown,
     });
     expect(first.administrator.password.length).toBeGreaterThanOrEqual(12);
   });
@@ -253,8 +254,12 @@ describeEachDialect('listkeeper demo', (dialect) => {
       ]) as unknown,
     );
     const moderator = users.find((u) => u.username === 'moderator@demo.example');
-    expect(moderator?.permissions).toContain('limit_lists');
+    expect(moderator?.permissions).toEqual(expect.arrayContaining(['approval', 'messages', 'limit_lists']));
     expect(moderator?.limit_lists).toEqual(['announcements', 'community']);
+    const listAdmin = users.find((u) => u.username === 'community-admin@demo.example');
+    expect(listAdmin?.permissions).toContain('limit_lists');
+    expect(listAdmin?.permissions).not.toContain('superadmin');
+    expect(listAdmin?.limit_lists).toEqual(['community']);
     const globalUsers = asAdmins(
       await server.request('GET', '/api/2/users/', { key: first.global_key }),
     );
@@ -265,6 +270,22 @@ describeEachDialect('listkeeper demo', (dialect) => {
         await passwordHashOf(server, DEMO_ADMINISTRATOR),
       ),
     ).toBe(true);
+  });
+
+  it('prints every demo person with a working password and what they can do (issue 17 item 7)', async () => {
+    expect(first.people.map((p) => p.username)).toEqual(
+      expect.arrayContaining([
+        DEMO_ADMINISTRATOR,
+        'moderator@demo.example',
+        'community-admin@demo.example',
+        'operator@demo.example',
+      ]) as unknown,
+    );
+    for (const person of first.people) {
+      expect(person.role.length).toBeGreaterThan(10);
+      expect(await verifyPassword(person.password, await passwordHashOf(server, person.username))).toBe(true);
+    }
+    expect(first.people.find((p) => p.username === 'operator@demo.example')?.account).toBeNull();
   });
 
   it('is idempotent: a second run adds nothing, prints new working keys and a new password', async () => {

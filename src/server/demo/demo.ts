@@ -77,6 +77,17 @@ export interface DemoResult {
   account: string;
   account_ids: Record<string, number>;
   administrator: { username: string; password: string };
+  /** Everyone the demo lets sign in with a password, with what each may do (issue 17 item 7). */
+  people: DemoPerson[];
+}
+
+export interface DemoPerson {
+  username: string;
+  password: string;
+  /** The account's name, or null for a global administrator of the whole group. */
+  account: string | null;
+  /** In words: what this person can do, for `npm start` to print. */
+  role: string;
 }
 
 interface AccountPlan {
@@ -100,6 +111,8 @@ interface PersonPlan {
   permissions: Permission[];
   notifications: Notification[];
   limitLists?: string[];
+  /** In words, for the sign-in summary `npm start` prints. */
+  role: string;
 }
 
 const FOOTER =
@@ -192,6 +205,7 @@ function plans(contacts: number): AccountPlan[] {
           surname: 'Administrator',
           permissions: ['superadmin'],
           notifications: ['account', 'list_manager'],
+          role: 'superadmin of the demo account: everything, administrators included',
         },
         {
           username: 'moderator@demo.example',
@@ -200,6 +214,16 @@ function plans(contacts: number): AccountPlan[] {
           permissions: ['approval', 'messages', 'list_settings', 'limit_lists'],
           notifications: ['approval'],
           limitLists: ['announcements', 'community'],
+          role: 'moderator of announcements and community: held and archived messages, those lists\' settings',
+        },
+        {
+          username: 'community-admin@demo.example',
+          firstname: 'Lee',
+          surname: 'Lister',
+          permissions: ['contact', 'membership', 'list_settings', 'limit_lists'],
+          notifications: ['subscription'],
+          limitLists: ['community'],
+          role: 'list-limited administrator of community only: its members and settings',
         },
         {
           username: 'support@demo.example',
@@ -207,6 +231,7 @@ function plans(contacts: number): AccountPlan[] {
           surname: 'Support',
           permissions: ['contact', 'membership'],
           notifications: ['subscription', 'bounce'],
+          role: 'support: contacts and memberships, no list settings or messages',
         },
       ],
     },
@@ -248,6 +273,7 @@ function plans(contacts: number): AccountPlan[] {
           surname: 'Turner',
           permissions: ['superadmin'],
           notifications: ['account'],
+          role: 'superadmin of the demo-west account',
         },
       ],
     },
@@ -261,6 +287,7 @@ const GLOBAL_PEOPLE: PersonPlan[] = [
     surname: 'Operator',
     permissions: ['superadmin', 'account'],
     notifications: ['account'],
+    role: 'global operator: every account of the group, switching with `s`',
   },
 ];
 
@@ -302,16 +329,21 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
     const demoId = accountIds[DEMO_ACCOUNT] ?? 0;
     const globalKey = await freshKey(db, null, 'Demo global key', ['superadmin', 'account']);
     const accountKey = await freshKey(db, demoId, 'Demo account key', ['superadmin']);
-    const password = randomBytes(18).toString('base64url');
-    const administrator = await findDemoAdministrator(db, demoId, { username: DEMO_ADMINISTRATOR });
+    // Every demo person gets a new password on each run, so the printed ones are the ones that work.
+    const people: DemoPerson[] = [];
+    for (const plan of plans(contacts)) {
+      for (const person of plan.people) people.push(await freshPassword(db, accountIds[plan.name] ?? 0, plan.name, person));
+    }
+    for (const person of GLOBAL_PEOPLE) people.push(await freshPassword(db, null, null, person));
+    const administrator = people.find((p) => p.username === DEMO_ADMINISTRATOR);
     if (!administrator) throw new Error(`${DEMO_ADMINISTRATOR} is missing from the demo account`);
-    await setPasswordHash(db, administrator.id, await hashPassword(password));
     return {
       global_key: globalKey,
       account_key: accountKey,
       account: DEMO_ACCOUNT,
       account_ids: accountIds,
-      administrator: { username: DEMO_ADMINISTRATOR, password },
+      administrator: { username: administrator.username, password: administrator.password },
+      people,
     };
   });
   // PostgreSQL plans a bulk-loaded table from no statistics until autovacuum's next pass (it then
@@ -556,6 +588,20 @@ async function ensurePerson(
     limit_lists: JSON.stringify(person.limitLists ?? []),
     created: new Date().toISOString(),
   });
+}
+
+/** Sets a new random password for a demo person and says who they are. */
+async function freshPassword(
+  db: Kysely<Database>,
+  accountId: number | null,
+  account: string | null,
+  person: PersonPlan,
+): Promise<DemoPerson> {
+  const row = await findDemoAdministrator(db, accountId, { username: person.username });
+  if (!row) throw new Error(`${person.username} is missing from the demo`);
+  const password = randomBytes(18).toString('base64url');
+  await setPasswordHash(db, row.id, await hashPassword(password));
+  return { username: person.username, password, account, role: person.role };
 }
 
 /** A new key for the demo's key administrator of the scope, created on the first run. */
