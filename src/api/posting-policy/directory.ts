@@ -3,8 +3,8 @@ import type { PostingDirectory } from './types.ts';
 
 /**
  * A directory from what is known of one sender: whether the address belongs to a contact and the
- * lists that contact is a member of (one contact look-up, `GET /contacts/?email=`, tells both).
- * Any other address is nobody.
+ * lists that contact is a member of (one contact look-up, `GET /contacts/?email=`, tells both; a
+ * member is a contact). Any other address is nobody.
  */
 export function senderDirectory(
   address: string,
@@ -14,7 +14,8 @@ export function senderDirectory(
   const lists = new Set(known.lists);
   return {
     isMember: (list, candidate) => normalizeAddress(candidate) === sender && lists.has(list),
-    isContact: (candidate) => known.contact && normalizeAddress(candidate) === sender,
+    isContact: (candidate) =>
+      (known.contact || lists.size > 0) && normalizeAddress(candidate) === sender,
   };
 }
 
