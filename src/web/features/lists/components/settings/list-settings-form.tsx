@@ -161,7 +161,7 @@ export function ListSettingsForm({
           <GeneralSection />
         </Section>
         <Section id="posting" title="Posting and moderation">
-          <PostingSection lists={lists} />
+          <PostingSection lists={lists} accountId={accountId} listName={list.name} />
         </Section>
         <Section id="taboo" title="Taboo rules">
           <TabooSection />

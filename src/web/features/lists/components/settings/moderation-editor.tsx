@@ -10,7 +10,9 @@ import {
   suggestedFix,
   summarizeModeration,
 } from '../../model/moderation.ts';
+import type { AccountId } from '../../../../lib/api-client.ts';
 import { CheckboxField, ChoiceField, LineListField, TextField, useFieldError } from './fields.tsx';
+import { PostingTesterLoader } from './posting-tester-loader.tsx';
 
 /** Always derived from the form values: it says what the form says. */
 export function ModerationSummary() {
@@ -216,10 +218,19 @@ function RestrictPostLists({ lists }: { lists: List[] }) {
   );
 }
 
-export function PostingSection({ lists }: { lists: List[] }) {
+export function PostingSection({
+  lists,
+  accountId,
+  listName,
+}: {
+  lists: List[];
+  accountId: AccountId;
+  listName: string;
+}) {
   return (
     <div className="stack">
       <ModerationSummary />
+      <PostingTesterLoader accountId={accountId} listName={listName} />
       <ModerateField />
       <ChoiceField
         name="message_rejections"
