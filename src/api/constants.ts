@@ -14,6 +14,37 @@ export const PAGE_LIMITS = {
 export const NAME_MAX_LENGTH = 64;
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
+/**
+ * SECURITY.md 21: every string and array a client sends has a maximum, so that no field can carry
+ * unbounded work (a 14 kB search stalled the server; 8,192 addresses in one contact were a 500:
+ * issue 16 findings 1 and 5). The spec fixes only list and account names (§8, above); email
+ * addresses follow RFC 5321 §4.5.3.1.3; the rest are generous but finite, and stated once here.
+ */
+/** An email address (RFC 5321: a path of 256 octets, less its angle brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+/** Identifiers sent as text, custom identifiers (ccid, ceid) included. */
+export const ID_MAX_LENGTH = 255;
+/** Names, subjects, key descriptions, time zones, domains, CIDR ranges, query filters. */
+export const SHORT_TEXT_MAX_LENGTH = 1_000;
+/** Free text: notes, descriptions, footers, the messages a list sends, custom field values. */
+export const TEXT_MAX_LENGTH = 100_000;
+/** The content of a message sent to a list (spec §4.5); the 1 MB body limit bounds it as well. */
+export const MESSAGE_CONTENT_MAX_LENGTH = 1_000_000;
+/** Spec §4.1 `search`: terms, not documents. */
+export const SEARCH_MAX_LENGTH = 256;
+/** A URL (an account's custom image, an image of a message). */
+export const URL_MAX_LENGTH = 2_048;
+/** One regular expression (spec §2.4 taboo rules, §2.7 restrict_contact*). */
+export const PATTERN_MAX_LENGTH = 1_000;
+/** Regular expressions per field: each one runs on every address or message. */
+export const PATTERNS_MAX_ITEMS = 100;
+/** Addresses of one contact (spec §4.1 create). */
+export const CONTACT_EMAILS_MAX_ITEMS = 100;
+/** Any other array: list names, addresses of a posting restriction, metadata names. */
+export const ARRAY_MAX_ITEMS = 1_000;
+/** Spec §2.6 `password` (reference server's sign-in; scrypt reads all of it). */
+export const PASSWORD_MAX_LENGTH = 1_024;
+
 /** Spec §4.6 and §8: key retrieval. */
 export const EXPIRY_MONTHS = [1, 3, 6, 12] as const;
 

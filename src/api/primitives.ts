@@ -1,12 +1,19 @@
 import * as z from 'zod';
 import { parseCidr } from './cidr.ts';
-import { NAME_MAX_LENGTH, NAME_PATTERN } from './constants.ts';
+import {
+  EMAIL_MAX_LENGTH,
+  ID_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  NAME_PATTERN,
+  PATTERN_MAX_LENGTH,
+  SHORT_TEXT_MAX_LENGTH,
+} from './constants.ts';
 
 /**
  * Building blocks shared by the resource schemas. Identifiers are the service's own: the reference
  * server uses integers, but the spec does not fix their type, so strings are accepted too.
  */
-export const Id = z.union([z.int().positive(), z.string().min(1)]);
+export const Id = z.union([z.int().positive(), z.string().min(1).max(ID_MAX_LENGTH)]);
 export type Id = z.infer<typeof Id>;
 
 /** Spec §2.4: alphanumerics, underscore, period and hyphen; at most 64 characters. */
@@ -19,12 +26,25 @@ export const ListName = z
 /** Spec §8: account names follow the list-name rules. */
 export const AccountName = ListName;
 
-export const EmailAddress = z.email('is not a valid email address');
+export const EmailAddress = z
+  .email('is not a valid email address')
+  .max(EMAIL_MAX_LENGTH, `has at most ${EMAIL_MAX_LENGTH} characters`);
+
+/** Text of at most `max` characters (SECURITY.md 21: every string has a maximum; constants.ts). */
+export function text(max: number) {
+  return z.string().max(max, `has at most ${max} characters`);
+}
+
+/** An array of at most `max` values (SECURITY.md 21: every array has a maximum; constants.ts). */
+export function arrayOf<T extends z.ZodType>(item: T, max: number) {
+  return z.array(item).max(max, `has at most ${max} values`);
+}
 
 /** A regular expression as the API stores it (taboo rules, address restrictions). */
 export const RegexSource = z
   .string()
   .min(1, 'cannot be empty: it would match everything')
+  .max(PATTERN_MAX_LENGTH, `has at most ${PATTERN_MAX_LENGTH} characters`)
   .refine(isValidRegex, 'is not a valid regular expression');
 
 export function isValidRegex(source: string): boolean {
@@ -37,7 +57,7 @@ export function isValidRegex(source: string): boolean {
 }
 
 /** Spec §2.6: the `cidr` restriction, IPv4 or IPv6, with or without a prefix length. */
-export const Cidr = z.string().refine(isCidr, 'is not a valid IP address or CIDR range');
+export const Cidr = text(SHORT_TEXT_MAX_LENGTH).refine(isCidr, 'is not a valid IP address or CIDR range');
 
 export function isCidr(value: string): boolean {
   return parseCidr(value) !== null;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import * as z from 'zod';
 import {
   ACCOUNT_NOTIFY_APPROVAL_VALUES,
+  CONTACT_EMAILS_MAX_ITEMS,
   MEMBERVIEW_VALUES,
   NOTIFICATIONS,
   PAGE_LIMITS,
   PERMISSIONS,
+  SEARCH_MAX_LENGTH,
   SUBSCRIPTION_MODES,
 } from './constants.ts';
 import { parseForm } from './form-encoding.ts';
@@ -17,6 +19,7 @@ import { EmailCreate } from './schemas/email.ts';
 import { List, ListCreate, ListUpdate } from './schemas/list.ts';
 import { MembershipCreate } from './schemas/membership.ts';
 import { MessageQuery, MessageSend } from './schemas/message.ts';
+import { boundsOfValue, inputBounds } from './test-support/input-bounds.ts';
 import { shapeOf } from './test-support/zod-walk.ts';
 
 /**
@@ -450,5 +453,27 @@ describe('collection queries (spec §4.1, §4.5, §4.7, §8)', () => {
     expect(accepts(ContactQuery, 'page=2&limit=50&search=smith&email=a%40b.org&id=7&orphans')).toBe(
       true,
     );
+  });
+});
+
+describe('input bounds (SECURITY.md 21, issue 16 finding 1)', () => {
+  it('gives every string and array a client may send a maximum', () => {
+    const bounds = inputBounds();
+    expect(bounds.length).toBeGreaterThan(100);
+    const unbounded = bounds.filter((bound) => bound.max === undefined);
+    expect(unbounded.map((b) => `${b.operation} ${b.where} ${b.field}${b.element ? '[]' : ''} (${b.kind})`)).toEqual([]);
+    // Among them the search that stalled the server and the addresses that made a 500.
+    expect(bounds).toContainEqual(expect.objectContaining({ operation: 'contacts.list', field: 'search', max: SEARCH_MAX_LENGTH }));
+    expect(bounds).toContainEqual(
+      expect.objectContaining({ operation: 'contacts.create', field: 'emails', kind: 'array', max: CONTACT_EMAILS_MAX_ITEMS }),
+    );
+  });
+
+  it('sees a string or an array without a maximum (the walk can fail)', () => {
+    expect(boundsOfValue(z.string().optional(), false)).toEqual([{ kind: 'string', element: false, max: undefined }]);
+    expect(boundsOfValue(z.array(z.string().max(3)), false)).toEqual([
+      { kind: 'array', element: false, max: undefined },
+      { kind: 'string', element: true, max: 3 },
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
+import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
 import {
@@ -205,9 +206,7 @@ async function serve(): Promise<void> {
   // Issue #4: the dashboard is a public OAuth client on the server's own origin. With PORT=0 the
   // origin is only known once listening.
   const registerDashboard = async (port: number) => {
-    const origin = config.publicUrl
-      ? new URL(config.publicUrl).origin
-      : `http://${urlHost(config.host)}:${port}`;
+    const origin = issuerOf(config, port);
     try {
       await registerDashboardClient(database.db, origin);
     } catch (error) {
@@ -223,12 +222,6 @@ async function serve(): Promise<void> {
   console.log(JSON.stringify({ listening: address, database: database.dialect }));
 }
 
-/** The host part of the dashboard's URL: a wildcard bind is reached through loopback. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
 
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;

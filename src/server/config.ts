@@ -14,6 +14,11 @@ const Env = z.object({
   PUBLIC_URL: z.url().optional(),
   /** Spec §8 says per clock hour; tests shorten the window. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  /**
+   * Objects per window for group-wide calls (accounts, global users), which no account pays for
+   * (rate-limit/charge.ts); the default is an account of the default plan's: 3 × 10,000.
+   */
+  GROUP_RATE_LIMIT: z.coerce.number().int().positive().default(30_000),
   /** The proxy address(es) whose X-Forwarded-For is believed (SECURITY.md 18); empty: none. */
   TRUST_PROXY: z.string().default(''),
   /** Folder of the built dashboard served at `/`. */
@@ -33,6 +38,7 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
   rateLimitWindowSeconds: number;
+  groupRateLimit: number;
   trustProxy: string[];
   staticDir: string;
   logLevel: string;
@@ -53,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    groupRateLimit: e.GROUP_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,

@@ -190,4 +190,33 @@ describe('the image proxy without IMAGE_PROXY_ALLOW_PRIVATE', () => {
     );
     expect(host.hits.get('/pixel/closed.gif') ?? 0).toBe(0);
   });
+
+  it('refuses IPv6 addresses that embed or reach an internal IPv4 or stay on site (issue 16 finding 13)', async () => {
+    const addresses = {
+      'IPv4-compatible ::/96': '::7f00:1',
+      'IPv4-compatible, private': '::a00:1',
+      'IPv4-mapped': '::ffff:127.0.0.1',
+      'IPv4-translated': '::ffff:0:7f00:1',
+      'NAT64 64:ff9b::/96': '64:ff9b::7f00:1',
+      'NAT64 local-use 64:ff9b:1::/48': '64:ff9b:1::a00:1',
+      '6to4 2002::/16': '2002:7f00:1::1',
+      'Teredo 2001::/32': '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      'unique-local fc00::/7': 'fd12:3456::1',
+      'link-local fe80::/10': 'fe80::1',
+    };
+    const urls = Object.values(addresses).map((address) => `http://[${address}]/pixel.gif`);
+    await server.request('POST', '/api/2/messages/', {
+      form: { list: 'news', subject: 'ipv6', content_html: urls.map((url) => `<img src="${url}">`).join('') },
+    });
+    const message = MessagePage.parse((await server.request('GET', '/api/2/messages/')).json).data.find(
+      (m) => m.subject === 'ipv6',
+    );
+    for (const [what, address] of Object.entries(addresses)) {
+      const response = await server.request('GET', `/api/2/messages/${String(message?.id)}/images/`, {
+        query: { url: `http://[${address}]/pixel.gif` },
+      });
+      expect(response.status, `${what}: ${response.body}`).toBe(400);
+      expect(asError(response).message, what).toMatch(/is a private, loopback or reserved address/);
+    }
+  });
 });

@@ -1,6 +1,26 @@
 import * as z from 'zod';
-import { ACCOUNT_NOTIFY_APPROVAL_VALUES, PAGE_LIMITS, SUBSCRIPTION_MODES } from '../constants.ts';
-import { AccountName, EmailAddress, Id, RegexSource, optionalAll, pageQuery, readOnly } from '../primitives.ts';
+import {
+  ACCOUNT_NOTIFY_APPROVAL_VALUES,
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PAGE_LIMITS,
+  PATTERNS_MAX_ITEMS,
+  SHORT_TEXT_MAX_LENGTH,
+  SUBSCRIPTION_MODES,
+  TEXT_MAX_LENGTH,
+  URL_MAX_LENGTH,
+} from '../constants.ts';
+import {
+  AccountName,
+  EmailAddress,
+  Id,
+  RegexSource,
+  arrayOf,
+  optionalAll,
+  pageQuery,
+  readOnly,
+  text,
+} from '../primitives.ts';
 
 /** Spec §2.7 basic fields as returned by get all. */
 export const Account = z.looseObject({
@@ -14,19 +34,19 @@ export type Account = z.infer<typeof Account>;
 
 /** Spec §2.7 additional fields, read and written on a single account. */
 const details = {
-  confirmation_message: z.string(),
-  confirmation_subject: z.string(),
-  welcome_message: z.string(),
+  confirmation_message: text(TEXT_MAX_LENGTH),
+  confirmation_subject: text(SHORT_TEXT_MAX_LENGTH),
+  welcome_message: text(TEXT_MAX_LENGTH),
   send_welcome_message_confirmation: z.boolean(),
   send_welcome_message_contacts: z.boolean(),
-  timezone: z.string(),
-  custom_image: z.string(),
+  timezone: text(SHORT_TEXT_MAX_LENGTH),
+  custom_image: text(URL_MAX_LENGTH),
   notify_approval: z.union(ACCOUNT_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(v))),
   subscriptions: z.enum(SUBSCRIPTION_MODES),
   unsubscriptions: z.enum(SUBSCRIPTION_MODES),
   list_delegation: z.boolean(),
-  restrict_contact: z.array(RegexSource),
-  restrict_contact_subscription: z.array(RegexSource),
+  restrict_contact: arrayOf(RegexSource, PATTERNS_MAX_ITEMS),
+  restrict_contact_subscription: arrayOf(RegexSource, PATTERNS_MAX_ITEMS),
   require_list_approval: z.boolean(),
 };
 
@@ -58,8 +78,8 @@ const readOnlyFields = {
 export const AccountCreate = z.strictObject({
   ...readOnlyFields,
   name: AccountName,
-  description: z.string().optional(),
-  domain: z.string().min(1).optional(),
+  description: text(TEXT_MAX_LENGTH).optional(),
+  domain: text(SHORT_TEXT_MAX_LENGTH).min(1).optional(),
   /** The initial administrator's username (an email address); the spec does not show a format. */
   administrator: EmailAddress.optional(),
   ...optionalAll(details),
@@ -73,7 +93,7 @@ export const AccountUpdate = z.strictObject({
   domain: readOnly('is set when the account is created'),
   administrator: readOnly('is set when the account is created'),
   name: AccountName.optional(),
-  description: z.string().optional(),
+  description: text(TEXT_MAX_LENGTH).optional(),
   ...optionalAll(details),
   ...optionalAll(extensions),
 });
@@ -82,9 +102,9 @@ export type AccountUpdate = z.infer<typeof AccountUpdate>;
 /** Spec §4.7 filters (listed under get one; the reference server accepts them on get all too). */
 export const AccountQuery = z.strictObject({
   ...pageQuery(PAGE_LIMITS.accounts.max),
-  listname: z.string().optional(),
-  username: z.string().optional(),
-  description: z.string().optional(),
+  listname: text(NAME_MAX_LENGTH).optional(),
+  username: text(EMAIL_MAX_LENGTH).optional(),
+  description: text(TEXT_MAX_LENGTH).optional(),
 });
 export type AccountQuery = z.infer<typeof AccountQuery>;
 

@@ -1,6 +1,14 @@
 import * as z from 'zod';
-import { EXPIRY_MONTHS, MFA_TYPES, NOTIFICATIONS, PERMISSIONS } from '../constants.ts';
-import { Cidr, EmailAddress, Id, ListName, flag, readOnly } from '../primitives.ts';
+import {
+  ARRAY_MAX_ITEMS,
+  EXPIRY_MONTHS,
+  MFA_TYPES,
+  NOTIFICATIONS,
+  PASSWORD_MAX_LENGTH,
+  PERMISSIONS,
+  SHORT_TEXT_MAX_LENGTH,
+} from '../constants.ts';
+import { Cidr, EmailAddress, Id, ListName, arrayOf, flag, readOnly, text } from '../primitives.ts';
 
 /**
  * Spec §2.6: users and API keys. `username` is absent for version 2 keys, `description` and `cidr`
@@ -32,25 +40,25 @@ export const Administrator = z.looseObject({
 export type Administrator = z.infer<typeof Administrator>;
 
 const writable = {
-  firstname: z.string().optional(),
-  surname: z.string().optional(),
-  description: z.string().optional(),
+  firstname: text(SHORT_TEXT_MAX_LENGTH).optional(),
+  surname: text(SHORT_TEXT_MAX_LENGTH).optional(),
+  description: text(SHORT_TEXT_MAX_LENGTH).optional(),
   cidr: Cidr.nullable().optional(),
   custom_image: z.boolean().optional(),
   mfa_type: z.enum(MFA_TYPES).nullable().optional(),
   /** Spec §2.6: send a welcome email to a new administrator (default true). */
   welcome_email: z.boolean().optional(),
   /** Setting it replaces every existing value (spec §4.6). */
-  notifications: z.array(z.enum(NOTIFICATIONS)).optional(),
+  notifications: arrayOf(z.enum(NOTIFICATIONS), NOTIFICATIONS.length).optional(),
   /** Setting it replaces every existing value (spec §4.6). */
-  permissions: z.array(z.enum(PERMISSIONS)).optional(),
-  limit_metadata: z.array(z.string().min(1)).optional(),
-  limit_lists: z.array(ListName).optional(),
+  permissions: arrayOf(z.enum(PERMISSIONS), PERMISSIONS.length).optional(),
+  limit_metadata: arrayOf(text(SHORT_TEXT_MAX_LENGTH).min(1), ARRAY_MAX_ITEMS).optional(),
+  limit_lists: arrayOf(ListName, ARRAY_MAX_ITEMS).optional(),
   /**
    * The sign-in password of the reference server's OAuth login page. Write-only; the spec lists
    * `password` for version 1 only, so other servers may refuse it.
    */
-  password: z.string().min(12, 'has at least 12 characters').max(1024).optional(),
+  password: text(PASSWORD_MAX_LENGTH).min(12, 'has at least 12 characters').optional(),
 };
 
 const readOnlyFields = {

@@ -1,6 +1,15 @@
 import * as z from 'zod';
-import { PAGE_LIMITS } from '../constants.ts';
-import { EmailAddress, Id, ListName, flag, pageOf, pageQuery, readOnly } from '../primitives.ts';
+import {
+  ARRAY_MAX_ITEMS,
+  CONTACT_EMAILS_MAX_ITEMS,
+  EMAIL_MAX_LENGTH,
+  ID_MAX_LENGTH,
+  PAGE_LIMITS,
+  SEARCH_MAX_LENGTH,
+  SHORT_TEXT_MAX_LENGTH,
+  TEXT_MAX_LENGTH,
+} from '../constants.ts';
+import { EmailAddress, Id, ListName, arrayOf, flag, pageOf, pageQuery, readOnly, text } from '../primitives.ts';
 import { Email } from './email.ts';
 import { Membership } from './membership.ts';
 
@@ -49,13 +58,13 @@ export function customFieldsOf(contact: Record<string, unknown>): Record<string,
  * `lists`: the inferred `{ [key: string]: string; emails: string[] }` admits no value at all, which
  * made `contacts.create({ emails: [...] })` a type error.
  */
-const customFieldValue: z.ZodType<unknown> = z.string();
+const customFieldValue: z.ZodType<unknown> = text(TEXT_MAX_LENGTH);
 
 const names = {
-  ccid: z.string().min(1, 'cannot be empty').nullable().optional(),
-  firstname: z.string().optional(),
-  surname: z.string().optional(),
-  notes: z.string().optional(),
+  ccid: text(ID_MAX_LENGTH).min(1, 'cannot be empty').nullable().optional(),
+  firstname: text(SHORT_TEXT_MAX_LENGTH).optional(),
+  surname: text(SHORT_TEXT_MAX_LENGTH).optional(),
+  notes: text(TEXT_MAX_LENGTH).optional(),
 };
 
 /**
@@ -67,8 +76,8 @@ export const ContactCreate = z
     id: readOnly(),
     created: readOnly(),
     ...names,
-    emails: z.array(EmailAddress).min(1, 'needs at least one email address'),
-    lists: z.array(ListName).optional(),
+    emails: arrayOf(EmailAddress, CONTACT_EMAILS_MAX_ITEMS).min(1, 'needs at least one email address'),
+    lists: arrayOf(ListName, ARRAY_MAX_ITEMS).optional(),
   })
   .catchall(customFieldValue);
 export type ContactCreate = z.infer<typeof ContactCreate>;
@@ -82,8 +91,8 @@ export const ContactUpdate = z
     id: readOnly(),
     created: readOnly(),
     ...names,
-    emails: z.array(EmailAddress).min(1, 'needs at least one email address').optional(),
-    lists: z.array(ListName).optional(),
+    emails: arrayOf(EmailAddress, CONTACT_EMAILS_MAX_ITEMS).min(1, 'needs at least one email address').optional(),
+    lists: arrayOf(ListName, ARRAY_MAX_ITEMS).optional(),
   })
   .catchall(customFieldValue);
 export type ContactUpdate = z.infer<typeof ContactUpdate>;
@@ -91,8 +100,8 @@ export type ContactUpdate = z.infer<typeof ContactUpdate>;
 /** Spec §4.1 get many. */
 export const ContactQuery = z.strictObject({
   ...pageQuery(PAGE_LIMITS.contacts.max),
-  search: z.string().optional(),
-  email: z.string().optional(),
+  search: text(SEARCH_MAX_LENGTH).optional(),
+  email: text(EMAIL_MAX_LENGTH).optional(),
   id: Id.optional(),
   orphans: flag(),
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { EmailAddress, Id, readOnly } from '../primitives.ts';
+import { ID_MAX_LENGTH } from '../constants.ts';
+import { EmailAddress, Id, readOnly, text } from '../primitives.ts';
 
 /** Spec §2.2. */
 export const Email = z.looseObject({
@@ -16,7 +17,7 @@ export type Email = z.infer<typeof Email>;
 const writable = {
   digest: z.boolean().optional(),
   paused: z.boolean().optional(),
-  ceid: z.string().min(1).nullable().optional(),
+  ceid: text(ID_MAX_LENGTH).min(1).nullable().optional(),
 };
 
 /** Spec §4.2 create: at minimum `email` and `contact`. */

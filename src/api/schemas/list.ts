@@ -1,14 +1,22 @@
 import * as z from 'zod';
 import {
+  ARRAY_MAX_ITEMS,
+  PASSWORD_MAX_LENGTH,
   LIST_NOTIFY_APPROVAL_VALUES,
+  PATTERNS_MAX_ITEMS,
+  SHORT_TEXT_MAX_LENGTH,
+  TEXT_MAX_LENGTH,
   MEMBERVIEW_VALUES,
   MESSAGE_REJECTIONS_VALUES,
   MODERATE_MAX,
   SUBSCRIPTION_MODES,
 } from '../constants.ts';
-import { EmailAddress, Id, ListName, RegexSource, optionalAll, readOnly } from '../primitives.ts';
+import { EmailAddress, Id, ListName, RegexSource, arrayOf, optionalAll, readOnly, text } from '../primitives.ts';
 
-const text = z.string();
+/** Free text of a list (descriptions, footers, the messages it sends). */
+const longText = text(TEXT_MAX_LENGTH);
+/** One line: subjects, a prefix, a moderator. */
+const line = text(SHORT_TEXT_MAX_LENGTH);
 const subscriptionMode = z.enum(SUBSCRIPTION_MODES).nullable();
 const moderate = z
   .int('must be a whole number')
@@ -19,40 +27,40 @@ const notifyApproval = z.union(LIST_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(
 
 /** Spec §2.4: every list setting a client may write (`archive_password` is write-only). */
 const settings = {
-  description: text,
-  notes: text,
+  description: longText,
+  notes: longText,
   maxlength: z.int('must be a whole number of KB').nonnegative(),
   truncate: z.int('must be a whole number of bytes').positive().nullable(),
-  subject_prefix: text,
-  moderator: text,
+  subject_prefix: line,
+  moderator: line,
   memberview: z.enum(MEMBERVIEW_VALUES),
-  message_footer: text,
-  message_footer_html: text,
-  message_fronter: text,
-  message_fronter_html: text,
-  taboo_headers: z.array(RegexSource),
-  taboo_body: z.array(RegexSource),
+  message_footer: longText,
+  message_footer_html: longText,
+  message_fronter: longText,
+  message_fronter_html: longText,
+  taboo_headers: arrayOf(RegexSource, PATTERNS_MAX_ITEMS),
+  taboo_body: arrayOf(RegexSource, PATTERNS_MAX_ITEMS),
   reply_to: EmailAddress.nullable(),
   strip_attachments: z.boolean(),
   subscriptions: subscriptionMode,
   unsubscriptions: subscriptionMode,
   hold_automated: z.boolean(),
   hold_replies: z.boolean(),
-  restrict_post_allowed_emails: z.array(EmailAddress),
-  restrict_post_banned_emails: z.array(EmailAddress),
-  restrict_post_lists: z.array(ListName),
+  restrict_post_allowed_emails: arrayOf(EmailAddress, ARRAY_MAX_ITEMS),
+  restrict_post_banned_emails: arrayOf(EmailAddress, ARRAY_MAX_ITEMS),
+  restrict_post_lists: arrayOf(ListName, ARRAY_MAX_ITEMS),
   moderate,
   message_rejections: messageRejections,
   notify_approval: notifyApproval,
-  welcome_message: text,
-  welcome_message_subject: text,
-  confirmation_subject: text,
-  confirmation_message: text,
-  hold_message: text,
-  hold_subject: text,
+  welcome_message: longText,
+  welcome_message_subject: line,
+  confirmation_subject: line,
+  confirmation_message: longText,
+  hold_message: longText,
+  hold_subject: line,
   send_hold_message: z.boolean(),
-  reject_message: text,
-  reject_subject: text,
+  reject_message: longText,
+  reject_subject: line,
   send_reject_message: z.boolean(),
   archive_enabled: z.boolean(),
   archive_spammode: z.boolean(),
@@ -80,7 +88,7 @@ const readOnlyFields = {
 };
 
 /** Write-only: a blank value disables password access to the archives (spec §2.4). */
-const archivePassword = { archive_password: z.string().optional() };
+const archivePassword = { archive_password: text(PASSWORD_MAX_LENGTH).optional() };
 
 /** Spec §4.4 create: at minimum `name`. */
 export const ListCreate = z.strictObject({

@@ -1,6 +1,13 @@
 import * as z from 'zod';
-import { MESSAGE_DIRECTIONS, PAGE_LIMITS, PROXIED_IMAGE_TYPES } from '../constants.ts';
-import { EmailAddress, Id, ListName, pageOf, pageQuery, readOnly } from '../primitives.ts';
+import {
+  MESSAGE_CONTENT_MAX_LENGTH,
+  MESSAGE_DIRECTIONS,
+  PAGE_LIMITS,
+  PROXIED_IMAGE_TYPES,
+  SHORT_TEXT_MAX_LENGTH,
+  URL_MAX_LENGTH,
+} from '../constants.ts';
+import { EmailAddress, Id, ListName, pageOf, pageQuery, readOnly, text } from '../primitives.ts';
 
 /** Spec §2.5. Content of a complex message is a simplified version. */
 export const Message = z.looseObject({
@@ -29,11 +36,11 @@ export const MessageSend = z
     message_id: readOnly(),
     thread_id: readOnly(),
     list: ListName,
-    subject: z.string().optional(),
-    from_phrase: z.string().optional(),
+    subject: text(SHORT_TEXT_MAX_LENGTH).optional(),
+    from_phrase: text(SHORT_TEXT_MAX_LENGTH).optional(),
     from_address: EmailAddress.optional(),
-    content_plain: z.string().optional(),
-    content_html: z.string().optional(),
+    content_plain: text(MESSAGE_CONTENT_MAX_LENGTH).optional(),
+    content_html: text(MESSAGE_CONTENT_MAX_LENGTH).optional(),
     parent: Id.optional(),
   })
   .refine((m) => Boolean(m.content_plain) || Boolean(m.content_html), {
@@ -53,7 +60,7 @@ export const MessagePage = pageOf(Message);
 export type MessagePage = z.infer<typeof MessagePage>;
 
 /** The longest image address the image proxy takes. */
-export const IMAGE_URL_MAX_LENGTH = 2048;
+export const IMAGE_URL_MAX_LENGTH = URL_MAX_LENGTH;
 
 /**
  * Reference-server extension (operations.ts `messages.image`): one remote image of a message, named

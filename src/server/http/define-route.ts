@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
@@ -11,7 +11,7 @@ import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
 import { ROUTE_SCOPES } from '../auth/route-scopes.ts';
 import type { Database } from '../db/schema.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
-import { ALLOWANCE_PER_CONTACT, type RateCharge } from '../rate-limit/rate-limiter.ts';
+import { chargeOrThrow, countObjects, payerOf, refund, setRateHeaders } from '../rate-limit/charge.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
 import { BODY_LIMIT } from './body-limit.ts';
@@ -74,8 +74,8 @@ export type RouteHandler<K extends OperationName> = (
 const DATA_ENVELOPE: ReadonlySet<OperationName> = new Set(['lists.list', 'users.list']);
 
 /**
- * Reads that make the server fetch from elsewhere (the image proxy, an extension): charged one
- * object before they run, so that nothing is fetched past the hourly allowance (spec §8).
+ * Reads that make the server fetch from elsewhere (the image proxy, an extension): their one object
+ * is kept when they fail, as the fetch was made (spec §8).
  */
 const CHARGED_BEFORE: ReadonlySet<OperationName> = new Set(['messages.image']);
 
@@ -162,27 +162,35 @@ export function defineRoute<K extends OperationName>(
           request,
         }) as RouteContext<K>;
 
+      // SECURITY.md 30: the cost is checked before the work, so nothing runs with no allowance
+      // left (a search that found nothing was charged 0 and ran with the allowance spent: issue 16
+      // finding 1). Every request takes one object first (a write: the object it affects; a read:
+      // the query, which counts at least as one even when it finds nothing); a read then takes
+      // what else it returns (spec §8 rule 1). Given back when the request fails.
+      const payer = payerOf(deps, account);
+      const reserved = chargeOrThrow(deps, payer, 1);
+      let charge = reserved instanceof Promise ? await reserved : reserved;
       let result: HandlerResult<K> | JsonText;
-      let charge: RateCharge | null = null;
-      if (isWrite) {
-        // A write counts one affected object, taken before the change and given back if it fails.
-        charge = await chargeOrThrow(deps, account, 1);
-        try {
+      try {
+        if (isWrite) {
           result = await deps.db.transaction().execute((trx) => handler(context(trx)));
-        } catch (error) {
-          if (account && charge) await deps.rateLimiter.refund(account.id, charge.windowStart, 1);
-          throw error;
+          // Committed: the next request, in this process, sees a revoked key or a changed account.
+          if (invalidatesAuth) deps.authCache.forget();
+        } else {
+          result = await handler(context(deps.db));
         }
-        // Committed: the next request, in this process, sees a revoked key or a changed account.
-        if (invalidatesAuth) deps.authCache.forget();
-      } else if (CHARGED_BEFORE.has(name)) {
-        // Not given back when it fails: a failed fetch cost the remote host and this server as much.
-        charge = await chargeOrThrow(deps, account, 1);
-        result = await handler(context(deps.db));
-      } else {
-        result = await handler(context(deps.db));
-        const taken = chargeOrThrow(deps, account, countObjects(result));
-        charge = taken instanceof Promise ? await taken : taken;
+      } catch (error) {
+        // Not given back for a fetch from elsewhere: a failed fetch cost the remote host as much.
+        if (!CHARGED_BEFORE.has(name)) await refund(deps, payer, charge, 1);
+        throw error;
+      }
+      if (!isWrite) {
+        // Over the allowance here is a 429 that keeps the reserved object: the work was done.
+        const rest = countObjects(name, result) - 1;
+        if (rest > 0) {
+          const taken = chargeOrThrow(deps, payer, rest);
+          charge = taken instanceof Promise ? await taken : taken;
+        }
       }
       if (deps.validateResponses) {
         const answer = result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result;
@@ -194,7 +202,7 @@ export function defineRoute<K extends OperationName>(
         }
       }
       reply.headers(API_HEADERS);
-      if (charge && account) setRateHeaders(reply, charge, allowanceOf(account));
+      setRateHeaders(reply, charge, payer.allowance);
       if (result instanceof JsonText) return reply.type(JSON_TYPE).send(result.text);
       return reply.send(DATA_ENVELOPE.has(name) ? { data: result } : result);
     },
@@ -293,52 +301,4 @@ function resolveAccount(
 function foundAccount(account: AccountRow | undefined): AccountRow {
   if (!account) throw new HttpError(404, 'Account not found');
   return account;
-}
-
-function allowanceOf(account: AccountRow): number {
-  return ALLOWANCE_PER_CONTACT * account.max_contacts;
-}
-
-function chargeOrThrow(
-  deps: AppDeps,
-  account: AccountRow | null,
-  cost: number,
-): MaybePromise<RateCharge | null> {
-  if (!account) return null;
-  const allowance = allowanceOf(account);
-  const charge = deps.rateLimiter.charge(account.id, cost, allowance);
-  return charge instanceof Promise
-    ? charge.then((taken) => acceptedCharge(taken, allowance))
-    : acceptedCharge(charge, allowance);
-}
-
-/** The charge when it fits the allowance; otherwise 429 with when to come back (spec §8). */
-function acceptedCharge(charge: RateCharge, allowance: number): RateCharge {
-  if (!charge.ok) {
-    const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
-    throw new HttpError(429, 'The hourly API rate limit is exceeded (spec §8)', {
-      'retry-after': String(retryAfter),
-      'x-ratelimit-limit': String(allowance),
-      'x-ratelimit-remaining': String(Math.max(0, allowance - charge.used)),
-      'x-ratelimit-reset': String(charge.resetAt),
-    });
-  }
-  return charge;
-}
-
-/** Spec §8 rule 1: a single object counts 1, a collection the number of objects returned. */
-function countObjects(result: unknown): number {
-  if (result instanceof JsonText) return result.objects;
-  if (Array.isArray(result)) return result.length;
-  if (result && typeof result === 'object') {
-    const data = (result as { data?: unknown }).data;
-    if (Array.isArray(data)) return data.length;
-  }
-  return 1;
-}
-
-function setRateHeaders(reply: FastifyReply, charge: RateCharge, allowance: number): void {
-  reply.header('x-ratelimit-limit', String(allowance));
-  reply.header('x-ratelimit-remaining', String(Math.max(0, allowance - charge.used)));
-  reply.header('x-ratelimit-reset', String(charge.resetAt));
 }

@@ -150,7 +150,7 @@ describeEachDialect('OAuth authorization endpoint', (dialect) => {
     const allowed = await decide(server, browser, again.location ?? '', 'allow');
     expect(allowed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(allowed.searchParams.get('state')).toBe('xyz');
-    expect(allowed.searchParams.get('iss')).toBe('http://localhost:80');
+    expect(allowed.searchParams.get('iss')).toBe('http://127.0.0.1:8080');
   });
 
   it('skips the consent page for the dashboard, its own first-party client', async () => {
@@ -205,9 +205,9 @@ describeEachDialect('OAuth authorization endpoint', (dialect) => {
     const answer = await send(server, 'GET', PATHS.metadata);
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({
-      issuer: 'http://localhost:80',
-      authorization_endpoint: 'http://localhost:80/api/2/oauth/authorize/',
-      token_endpoint: 'http://localhost:80/api/2/oauth/token/',
+      issuer: 'http://127.0.0.1:8080',
+      authorization_endpoint: 'http://127.0.0.1:8080/api/2/oauth/authorize/',
+      token_endpoint: 'http://127.0.0.1:8080/api/2/oauth/token/',
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
@@ -219,15 +219,28 @@ describeEachDialect('OAuth authorization endpoint', (dialect) => {
     expect(metadata.grant_types_supported).not.toContain('implicit');
   });
 
+  // SECURITY.md 34, issue 16 finding 7: PUBLIC_URL is unset here, and a forged Host changes nothing.
+  it('takes the issuer from configuration (HOST:PORT without PUBLIC_URL), never from the Host header', async () => {
+    const forged = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example' };
+    const metadata = await send(server, 'GET', PATHS.metadata, { headers: forged });
+    expect(metadata.json).toMatchObject({
+      issuer: 'http://127.0.0.1:8080',
+      authorization_endpoint: 'http://127.0.0.1:8080/api/2/oauth/authorize/',
+    });
+    const config = await send(server, 'GET', PATHS.dashboardConfig, { headers: forged });
+    expect(config.json).toMatchObject({ issuer: 'http://127.0.0.1:8080' });
+    expect(JSON.stringify([metadata.json, config.json])).not.toContain('evil');
+  });
+
   it('serves the dashboard configuration at /config.json', async () => {
     const answer = await send(server, 'GET', PATHS.dashboardConfig);
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       api_base_url: '',
       client_id: 'listkeeper-dashboard',
-      issuer: 'http://localhost:80',
-      authorization_endpoint: 'http://localhost:80/api/2/oauth/authorize/',
-      token_endpoint: 'http://localhost:80/api/2/oauth/token/',
+      issuer: 'http://127.0.0.1:8080',
+      authorization_endpoint: 'http://127.0.0.1:8080/api/2/oauth/authorize/',
+      token_endpoint: 'http://127.0.0.1:8080/api/2/oauth/token/',
     });
   });
 

@@ -3,11 +3,24 @@ import { OAUTH_PAGE_PATHS } from './paths.ts';
 import { SCOPES } from './scopes.ts';
 
 /**
- * The issuer identifier (RFC 8414 §2): PUBLIC_URL's origin when set (production behind a proxy),
- * otherwise the origin the request was made to.
+ * The issuer identifier (RFC 8414 §2), from configuration only (SECURITY.md 34): PUBLIC_URL's
+ * origin when set (production behind a proxy), otherwise `http://HOST:PORT`. Never the request's
+ * Host header: a forged Host would name another issuer in the metadata (cached publicly) and in the
+ * `iss` of every redirect. `listeningPort` is the port actually bound, for PORT=0.
  */
-export function issuerOf(publicUrl: string | undefined, request: { protocol: string; host: string }): string {
-  return publicUrl ? new URL(publicUrl).origin : `${request.protocol}://${request.host}`;
+export function issuerOf(
+  config: { publicUrl: string | undefined; host: string; port: number },
+  listeningPort?: number,
+): string {
+  if (config.publicUrl) return new URL(config.publicUrl).origin;
+  return `http://${urlHost(config.host)}:${listeningPort ?? config.port}`;
+}
+
+/** The host part of a URL to this server: a wildcard bind is reached through loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** RFC 8414 authorization server metadata (SECURITY.md 8). */

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, EmailsTable } from '../db/schema.ts';
+import { insertInBatches } from './batches.ts';
 
 export type EmailRow = Selectable<EmailsTable>;
 /** An address with its contact's ccid, which stands for the contact on ccid-enabled accounts. */
@@ -53,8 +54,7 @@ export async function insertEmails(
   db: Kysely<Database>,
   values: Insertable<EmailsTable>[],
 ): Promise<EmailRow[]> {
-  if (values.length === 0) return [];
-  return db.insertInto('emails').values(values).returningAll().execute();
+  return insertInBatches(values, (batch) => db.insertInto('emails').values(batch).returningAll().execute());
 }
 
 export async function updateEmail(

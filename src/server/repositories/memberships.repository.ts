@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MembershipsTable } from '../db/schema.ts';
+import { insertInBatches } from './batches.ts';
 
 export type MembershipRow = Selectable<MembershipsTable>;
 /** A membership with its list's name (spec §2.3 `list`). */
@@ -64,8 +65,9 @@ export async function insertMemberships(
   db: Kysely<Database>,
   values: { account_id: number; contact_id: number; list_id: number; digest: number | null }[],
 ): Promise<MembershipRow[]> {
-  if (values.length === 0) return [];
-  return db.insertInto('memberships').values(values).returningAll().execute();
+  return insertInBatches(values, (batch) =>
+    db.insertInto('memberships').values(batch).returningAll().execute(),
+  );
 }
 
 export async function updateMembershipDigest(

@@ -43,9 +43,17 @@ import { tokenRequest } from '../oauth/token.service.ts';
  * sign-in, consent and sign-out pages, its metadata (RFC 8414) and the dashboard's configuration.
  * HTTP only: the rules live in src/server/oauth/.
  */
+/** The port bound (PORT=0 picks one), or undefined before listening (app.inject in tests). */
+function listeningPort(app: FastifyInstance): number | undefined {
+  const address = app.server.address();
+  return address !== null && typeof address === 'object' ? address.port : undefined;
+}
+
 export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
-  const issuer = (request: FastifyRequest) => issuerOf(deps.config.publicUrl, request);
+  // SECURITY.md 34: from configuration, never from the request (its Host header); the request is
+  // kept in the signature only so that every call site reads the same.
+  const issuer = (_request: FastifyRequest) => issuerOf(deps.config, listeningPort(app));
   const secure = (request: FastifyRequest) =>
     request.protocol === 'https' || Boolean(deps.config.publicUrl?.startsWith('https:'));
   const session = (request: FastifyRequest) =>

@@ -33,6 +33,10 @@ import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { API_PERSON } from '../repositories/users.mapper.ts';
 import { usernameTaken } from '../repositories/users.repository.ts';
 import { DEFAULT_MAX_CONTACTS } from './provisioning.service.ts';
+import { assertRunnablePatterns } from './saved-patterns.ts';
+
+/** Spec §2.7: the account settings that hold regular expressions (SECURITY.md 31). */
+const RESTRICT_FIELDS = ['restrict_contact', 'restrict_contact_subscription'] as const;
 
 /** Spec §4.7 get all: a bare JSON list of the basic fields, filtered and paged. */
 export async function getAccounts(db: Kysely<Database>, query: AccountQuery): Promise<Account[]> {
@@ -70,6 +74,7 @@ export async function createAccount(
   db: Kysely<Database>,
   input: AccountCreate,
 ): Promise<AccountDetail> {
+  assertRunnablePatterns(input, RESTRICT_FIELDS);
   const settings = { ...ACCOUNT_DEFAULTS, ...pickAccountSettings(input) };
   checkTimezone(settings.timezone);
   if (await findAccountByName(db, input.name)) throw nameTaken(input.name);
@@ -110,6 +115,7 @@ export async function updateAccount(
   idText: string,
   input: AccountUpdate,
 ): Promise<AccountDetail> {
+  assertRunnablePatterns(input, RESTRICT_FIELDS);
   const row = await accountById(db, idText);
   const settings = { ...accountSettingsOf(row), ...pickAccountSettings(input) };
   checkTimezone(settings.timezone);

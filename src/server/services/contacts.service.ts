@@ -1,3 +1,4 @@
+import { compileUserRegex, type UserRegex } from '../../api/user-regex.ts';
 import type { Kysely } from 'kysely';
 import { PAGE_LIMITS } from '../../api/constants.ts';
 import type {
@@ -96,7 +97,7 @@ export function assertAddressesAllowed(
   }
 }
 
-function addressRestrictions(settings: string): RegExp[] {
+function addressRestrictions(settings: string): UserRegex[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(settings);
@@ -107,13 +108,32 @@ function addressRestrictions(settings: string): RegExp[] {
   if (!Array.isArray(sources)) return [];
   return sources.flatMap((source) => {
     if (typeof source !== 'string' || source === '') return [];
+    // SECURITY.md 31: RE2, never RegExp. What it cannot run was refused when saved; a pattern
+    // stored before that rule existed is skipped as before, rather than failing every write.
+    const compiled = compiledRestriction(source);
+    return compiled ? [compiled] : [];
+  });
+}
+
+/**
+ * Compiled restrictions by source: every contact write of an account tests the same few patterns,
+ * so they are compiled once (bounded: restrictions are few, the map is cleared when it grows).
+ */
+const compiledRestrictions = new Map<string, UserRegex | null>();
+
+function compiledRestriction(source: string): UserRegex | null {
+  let compiled = compiledRestrictions.get(source);
+  if (compiled === undefined) {
     try {
       // Addresses compare without regard to case (spec §2.2 keeps one per account in any case).
-      return [new RegExp(source, 'i')];
+      compiled = compileUserRegex(source, { ignoreCase: true });
     } catch {
-      return [];
+      compiled = null;
     }
-  });
+    if (compiledRestrictions.size >= 1_000) compiledRestrictions.clear();
+    compiledRestrictions.set(source, compiled);
+  }
+  return compiled;
 }
 
 /** An address belongs to one contact of the account; the message says which. */

@@ -32,6 +32,10 @@ import {
 } from '../repositories/lists.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { contactRef } from './contacts.service.ts';
+import { assertRunnablePatterns } from './saved-patterns.ts';
+
+/** Spec §2.4: the list settings that hold regular expressions (SECURITY.md 31). */
+const TABOO_FIELDS = ['taboo_headers', 'taboo_body'] as const;
 
 /** Spec §4.4 get all; a limit_lists principal sees its own lists only (spec §2.6). */
 export async function getLists(
@@ -67,6 +71,7 @@ export async function createList(
   input: ListCreate,
 ): Promise<List> {
   assertMayWrite(principal, input.name);
+  assertRunnablePatterns(input, TABOO_FIELDS);
   if (await findListByName(db, accountId, input.name)) throw nameTaken(input.name);
   const settings: ListSettings = { ...LIST_DEFAULTS, ...pickSettings(input) };
   await checkPostingLists(db, accountId, principal, settings.restrict_post_lists, {
@@ -97,6 +102,7 @@ export async function updateList(
   input: ListUpdate,
 ): Promise<List> {
   const accountId = account.id;
+  assertRunnablePatterns(input, TABOO_FIELDS);
   const row = await writableList(db, accountId, principal, name);
   const newName = input.name ?? row.name;
   const renamed = newName !== row.name;

@@ -55,6 +55,9 @@ describe('the image proxy fetcher (extension messages.image)', () => {
       '::ffff:10.0.0.1',
       '64:ff9b::7f00:1',
       '2002:7f00:1::',
+      '::7f00:1',
+      '64:ff9b:1::a00:1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       'not an address',
     ];
     for (const address of internal) expect(isPublicAddress(address), address).toBe(false);

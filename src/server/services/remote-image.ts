@@ -39,11 +39,33 @@ export class RemoteImageError extends Error {
   }
 }
 
+/**
+ * IPv6 ranges that carry (or route to) an IPv4 address, or stay inside a site, which ipaddr.js does
+ * not name as such in every case: `::/96` (IPv4-compatible, RFC 4291 §2.5.5.1, deprecated) is
+ * "unicast" to it, so `::7f00:1` reached 127.0.0.1 on some stacks (issue 16 finding 13). Listed
+ * whole, so that a future ipaddr.js naming one "unicast" cannot reopen the hole.
+ */
+const REFUSED_IPV6 = [
+  '::/96', // IPv4-compatible (and :: itself)
+  '::ffff:0:0/96', // IPv4-mapped: process() turns these into IPv4 first; kept as a backstop
+  '::ffff:0:0:0/96', // IPv4-translated (RFC 2765)
+  '64:ff9b::/96', // NAT64 well-known prefix (RFC 6052)
+  '64:ff9b:1::/48', // NAT64 local-use (RFC 8215)
+  '2002::/16', // 6to4 (RFC 3056)
+  '2001::/32', // Teredo (RFC 4380)
+  'fc00::/7', // unique-local (RFC 4193)
+  'fe80::/10', // link-local
+  'fec0::/10', // site-local (deprecated)
+].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+
 /** Public unicast only: not loopback, private, link-local, CGNAT, multicast, reserved, 6to4, NAT64… */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   // process() reads an IPv4-mapped IPv6 address (::ffff:10.0.0.1) as the IPv4 address it is.
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv6' && REFUSED_IPV6.some((range) => (parsed as ipaddr.IPv6).match(range)))
+    return false;
+  return parsed.range() === 'unicast';
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -1,6 +1,10 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACT_EMAILS_MAX_ITEMS, SEARCH_MAX_LENGTH } from '../../api/constants.ts';
+import { ErrorBody } from '../../api/primitives.ts';
+import { Contact } from '../../api/schemas/contact.ts';
 import { BODY_LIMIT } from '../http/body-limit.ts';
+import { insertEmails } from '../repositories/emails.repository.ts';
 import { databaseSnapshot } from './db-snapshot.ts';
 import { expectSuccess, isErrorShape, urlOf } from './fixtures.ts';
 import { describeEachDialect, startTestServer, type TestResponse, type TestServer } from './harness.ts';
@@ -173,6 +177,51 @@ describeEachDialect('bounds (SECURITY.md 21)', (dialect) => {
         400,
         'account_id',
       );
+    });
+  });
+
+  describe('maximum lengths (issue 16 findings 1 and 5; every field: input-bounds.test.ts)', () => {
+    it('refuses a search past SEARCH_MAX_LENGTH with 400 naming search, before any work', async () => {
+      // The finding: `mail.exa` 1,800 times (14 kB) took 31 s on 100k contacts, blocking everyone.
+      const response = await server.request('GET', CONTACTS, { query: { limit: 1, search: 'mail.exa'.repeat(1800) } });
+      expectError(response, 400, 'search');
+      expect(ErrorBody.parse(response.json).message).toBe(`search: has at most ${SEARCH_MAX_LENGTH} characters`);
+      const longest = await server.request('GET', CONTACTS, { query: { limit: 1, search: 'x'.repeat(SEARCH_MAX_LENGTH) } });
+      expect(longest.status, longest.body.slice(0, 200)).toBe(200);
+    });
+
+    it('refuses 8,192 addresses in one contact with 400 naming emails (was a 500), changing nothing', async () => {
+      const before = await databaseSnapshot(server.database.db);
+      const emails = Array.from({ length: 8_192 }, (_, i) => `many${i}@bounds.example`);
+      const response = await server.request('POST', CONTACTS, { form: { emails } });
+      expectError(response, 400, 'emails');
+      expect(ErrorBody.parse(response.json).message).toBe(`emails: has at most ${CONTACT_EMAILS_MAX_ITEMS} values`);
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+    });
+
+    it('creates a contact with the most addresses and lists allowed', async () => {
+      const lists = Array.from({ length: 30 }, (_, i) => `many-${i}`);
+      for (const name of lists) expectSuccess(await server.request('POST', LISTS, { form: { name } }), name);
+      const emails = Array.from({ length: CONTACT_EMAILS_MAX_ITEMS }, (_, i) => `most${i}@bounds.example`);
+      const created = Contact.parse(expectSuccess(await server.request('POST', CONTACTS, { form: { emails, lists } }), 'create'));
+      expect(created.emails.map((e) => e.email)).toEqual(emails);
+      expect(created.lists.map((m) => m.list)).toEqual(lists);
+    });
+
+    it('inserts more rows than one statement can bind, in batches, on both databases', async () => {
+      // 9,000 addresses × 4 columns: past SQLite's 32,766 bound parameters in one INSERT.
+      const contact = Contact.parse(
+        expectSuccess(await server.request('POST', CONTACTS, { form: { emails: ['batch@bounds.example'] } }), 'create'),
+      );
+      const rows = Array.from({ length: 9_000 }, (_, i) => ({
+        account_id: server.account.id,
+        contact_id: Number(contact.id),
+        email: `batch${i}@bounds.example`,
+        email_key: `batch${i}@bounds.example`,
+      }));
+      const inserted = await insertEmails(server.database.db, rows);
+      expect(inserted).toHaveLength(9_000);
+      expect(inserted.map((row) => row.email)).toEqual(rows.map((row) => row.email));
     });
   });
 

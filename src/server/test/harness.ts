@@ -67,6 +67,8 @@ export interface TestServerOptions {
   maxContacts?: number;
   ccid?: boolean;
   rateLimitWindowSeconds?: number;
+  /** GROUP_RATE_LIMIT: the allowance of group-wide calls (accounts, global users). */
+  groupRateLimit?: number;
   trustProxy?: string;
   /**
    * IMAGE_PROXY_ALLOW_PRIVATE, on by default: the seeded messages' images live on a loopback host
@@ -130,6 +132,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     LOG_LEVEL: 'silent',
     STATIC_DIR: options.staticDir ?? path.join(os.tmpdir(), 'listkeeper-no-dashboard'),
     RATE_LIMIT_WINDOW_SECONDS: String(options.rateLimitWindowSeconds ?? 3600),
+    ...(options.groupRateLimit === undefined ? {} : { GROUP_RATE_LIMIT: String(options.groupRateLimit) }),
     TRUST_PROXY: options.trustProxy ?? '',
     IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
   });

@@ -159,6 +159,87 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
     });
   });
 
+  describe('the cost, checked before the work (SECURITY.md 30)', () => {
+    // 10 contacts of address book → an allowance of 30 objects per window.
+    const ALLOWANCE_30 = ALLOWANCE_PER_CONTACT * 10;
+    let server: TestServer;
+    let key: string;
+    let contactId = '';
+    const members = 5;
+
+    const remaining = async (method: string, url: string, query?: Record<string, unknown>) => {
+      const response = await server.request(method, url, { key, ...(query ? { query } : {}) });
+      expect(response.status, response.body.slice(0, 200)).toBe(200);
+      return header(response, 'x-ratelimit-remaining');
+    };
+
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { rateLimitWindowSeconds: 1_000_000_000 });
+      const account = await server.createAccount('costly', { maxContacts: 10 });
+      key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+      expectSuccess(await server.request('POST', urlOf('lists.create'), { key, form: { name: 'members' } }), 'list');
+      for (let i = 0; i < members; i += 1) {
+        const created = await server.request('POST', CONTACTS, { key, form: { emails: [`m${i}@costly.example`], lists: ['members'] } });
+        contactId = String(Contact.parse(expectSuccess(created, 'member')).id);
+      }
+    });
+    afterAll(() => server.close());
+
+    // Issue 16 finding 2: 190,043 member ids were charged as 4 objects.
+    it('charges the member ids a list returns, on GET /lists/ and GET /lists/:name/', async () => {
+      const start = await remaining('GET', contactUrl(contactId));
+      const afterList = await remaining('GET', urlOf('lists.list'));
+      expect(start - afterList).toBe(1 + members);
+      const afterOne = await remaining('GET', urlOf('lists.get', 'members'));
+      expect(afterList - afterOne).toBe(1 + members);
+    });
+
+    // Issue 16 finding 1: a search that found nothing was free, and ran with the allowance spent.
+    it('charges a query that finds nothing as one, and runs none with the allowance spent', async () => {
+      const start = await remaining('GET', contactUrl(contactId));
+      const afterEmpty = await remaining('GET', CONTACTS, { search: 'nobody-is-called-this' });
+      expect(start - afterEmpty).toBe(1);
+      await spendDownTo(server, key, contactId, 0);
+      expectRateLimited(await server.request('GET', CONTACTS, { key, query: { search: 'nobody-is-called-this' } }), ALLOWANCE_30);
+      expectRateLimited(await server.request('GET', CONTACTS, { key, query: { email: 'none@costly.example' } }), ALLOWANCE_30);
+      expectRateLimited(await server.request('GET', urlOf('lists.list'), { key }), ALLOWANCE_30);
+    });
+  });
+
+  // Issue 16 finding 6: group-wide calls (spec §4.7, §4.8 rule 2) were never limited.
+  describe('group-wide calls', () => {
+    const GROUP = 6;
+    let server: TestServer;
+
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { rateLimitWindowSeconds: 1_000_000_000, groupRateLimit: GROUP });
+    });
+    afterAll(() => server.close());
+
+    it('charges /accounts/ and the global /users/ to the group allowance, with headers and 429', async () => {
+      const accounts = await server.request('GET', urlOf('accounts.list'), { key: server.globalKey });
+      expect(accounts.status, accounts.body).toBe(200);
+      expect(header(accounts, 'x-ratelimit-limit')).toBe(GROUP);
+      const returned = (accounts.json as unknown[]).length;
+      expect(header(accounts, 'x-ratelimit-remaining')).toBe(GROUP - returned);
+      let refused: TestResponse | undefined;
+      for (let i = 0; i < GROUP && !refused; i += 1) {
+        const response = await server.request('GET', urlOf('accounts.get', String(server.account.id)), { key: server.globalKey });
+        if (response.status === 429) refused = response;
+      }
+      if (!refused) throw new Error(`GET /accounts/:id/ never rate-limited with a group allowance of ${GROUP}`);
+      expectRateLimited(refused, GROUP);
+      expectRateLimited(await server.request('GET', urlOf('users.list'), { key: server.globalKey }), GROUP);
+      expectRateLimited(
+        await server.request('POST', urlOf('accounts.create'), { key: server.globalKey, form: { name: 'late' } }),
+        GROUP,
+      );
+      // An account's own budget is its own.
+      const own = await server.request('GET', CONTACTS, { key: server.accountKey });
+      expect(own.status, own.body).toBe(200);
+    });
+  });
+
   describe('the window', () => {
     let server: TestServer;
     let key: string;

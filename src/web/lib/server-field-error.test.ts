@@ -29,6 +29,12 @@ describe('serverFieldError', () => {
   it('reads an indexed array field as the array', () => {
     const error = new ApiError(400, 'emails[1]: is already in use');
     expect(serverFieldError(error, ['emails'])?.field).toBe('emails');
+    // The contract's path form, as the server refuses a pattern it cannot run (SECURITY.md 31).
+    const pattern = new ApiError(400, 'restrict_contact.1: uses a backreference, which the server does not run');
+    expect(serverFieldError(pattern, ['restrict_contact'])).toEqual({
+      field: 'restrict_contact',
+      message: 'uses a backreference, which the server does not run',
+    });
   });
 
   it('leaves other errors alone', () => {

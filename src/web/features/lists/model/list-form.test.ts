@@ -129,6 +129,10 @@ describe('list settings form model', () => {
     expect(serverFieldError('taboo_body.1: is not a valid regular expression')?.field).toBe(
       'taboo_body',
     );
+    // SECURITY.md 31: the server refuses a pattern its linear-time engine cannot run, on the field.
+    expect(
+      serverFieldError('taboo_headers.0: uses lookahead or lookbehind, which the server does not run'),
+    ).toEqual({ field: 'taboo_headers', message: 'uses lookahead or lookbehind, which the server does not run' });
     expect(serverFieldError('unknown_thing: bad')).toBeNull();
     expect(serverFieldError('A list with that name already exists')).toBeNull();
   });
