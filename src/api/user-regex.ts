@@ -14,6 +14,8 @@ import { RE2JS } from 're2js';
 export interface UserRegex {
   /** Whether the pattern matches anywhere in `text`, as `RegExp.prototype.test` would. */
   test(text: string): boolean;
+  /** The first text the pattern matches in `text`, or null: what a taboo rule names when it holds. */
+  find(text: string): string | null;
 }
 
 export interface UserRegexOptions {
@@ -26,7 +28,13 @@ export function compileUserRegex(source: string, options: UserRegexOptions = {})
   const flags =
     (options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (options.multiline ? RE2JS.MULTILINE : 0);
   const compiled = RE2JS.compile(source, flags);
-  return { test: (text) => compiled.test(text) };
+  return {
+    test: (text) => compiled.test(text),
+    find: (text) => {
+      const matcher = compiled.matcher(text);
+      return matcher.find() ? (matcher.group() ?? '') : null;
+    },
+  };
 }
 
 /**

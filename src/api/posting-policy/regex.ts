@@ -1,10 +1,9 @@
-import { RE2JS } from 're2js';
+import { compileUserRegex, userRegexProblem } from '../user-regex.ts';
 
 /**
  * User regular expressions (taboo rules) run in re2js: linear time whatever the pattern and the
- * text, so a hostile pattern or message cannot stall the pipeline (SECURITY.md 31). A minimal
- * compile-and-cache helper for the posting policy; a shared validation module for every user
- * pattern (restrict_contact*, taboo rules) may replace it.
+ * text, so a hostile pattern or message cannot stall the pipeline (SECURITY.md 31). The one engine and
+ * its reasons live in ../user-regex.ts; this caches compiled rules for the policy.
  */
 
 export type CompiledPattern =
@@ -30,16 +29,8 @@ export function compilePattern(source: string, { multiline = false } = {}): Comp
 
 function compile(source: string, multiline: boolean): CompiledPattern {
   if (source === '') return { ok: false, error: 'an empty pattern would match everything' };
-  try {
-    const pattern = RE2JS.compile(source, multiline ? RE2JS.MULTILINE : 0);
-    return {
-      ok: true,
-      find: (text) => {
-        const matcher = pattern.matcher(text);
-        return matcher.find() ? (matcher.group() ?? '') : null;
-      },
-    };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const problem = userRegexProblem(source);
+  if (problem !== null) return { ok: false, error: problem };
+  const { find } = compileUserRegex(source, { multiline });
+  return { ok: true, find };
 }
