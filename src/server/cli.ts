@@ -22,6 +22,7 @@ import {
  */
 const USAGE = `usage: listkeeper <command>
   serve                                   run the API and the dashboard (PORT, HOST, DATA_DIR, DATABASE_URL)
+  dashboard                               the dashboard in front of any API v2 server (UPSTREAM_URL, UPSTREAM_CLIENT_ID, UPSTREAM_CLIENT_SECRET, …)
   demo [--contacts N]                     fill the database with demo data (idempotent)
   account create NAME [--max-contacts N] [--ccid]
   key create (--global | --account NAME) [--permission P]... [--cidr C] [--expiry-months N] [--description D]
@@ -233,6 +234,10 @@ function urlHost(host: string): string {
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;
   if (first === 'serve') return serve();
+  if (first === 'dashboard') {
+    const { serveGateway } = await import('../gateway/serve.ts');
+    return serveGateway();
+  }
   const name = first === 'demo' ? 'demo' : `${first ?? ''} ${second ?? ''}`;
   const command = first === 'demo' ? demoCommand : commands[name];
   if (!command) {
