@@ -68,6 +68,11 @@ const commands: Record<string, Command> = {
         public: { type: 'boolean' },
       },
     });
+    if (values.public && !loadConfig().extensions)
+      throw new HttpError(
+        400,
+        '--public: EXTENSIONS=off accepts confidential clients only (spec §5.2 rule 4)',
+      );
     return createClient(database.db, {
       name: values.name ?? '',
       redirectUris: values['redirect-uri'] ?? [],
@@ -217,9 +222,13 @@ async function serve(): Promise<void> {
       );
     }
   };
-  if (config.port !== 0 || config.publicUrl) await registerDashboard(config.port);
+  // EXTENSIONS=off: clients are confidential only, so the dashboard signs in with a key (or
+  // through `listkeeper dashboard`, a confidential client).
+  const publicDashboard = config.extensions;
+  if (publicDashboard && (config.port !== 0 || config.publicUrl))
+    await registerDashboard(config.port);
   const address = await app.listen({ port: config.port, host: config.host });
-  if (config.port === 0 && !config.publicUrl)
+  if (publicDashboard && config.port === 0 && !config.publicUrl)
     await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
   console.log(JSON.stringify({ listening: address, database: database.dialect }));
 }

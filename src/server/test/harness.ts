@@ -75,6 +75,8 @@ export interface TestServerOptions {
   imageProxyAllowPrivate?: boolean;
   /** A folder with a built dashboard to serve; by default none, so `/` answers 404. */
   staticDir?: string;
+  /** EXTENSIONS: on by default; false offers exactly spec v2 (http/spec-only.ts). */
+  extensions?: boolean;
 }
 
 interface FreshDatabase {
@@ -132,6 +134,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     RATE_LIMIT_WINDOW_SECONDS: String(options.rateLimitWindowSeconds ?? 3600),
     TRUST_PROXY: options.trustProxy ?? '',
     IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
+    EXTENSIONS: options.extensions === false ? 'off' : 'on',
   });
   const authCache = createAuthCache();
   const app = await buildApp({ config, database, validateResponses: true, authCache });
