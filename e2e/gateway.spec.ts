@@ -129,7 +129,7 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
   await expect(second).toHaveURL(/\/sign-in\?next=%2Fcontacts$/);
 });
 
-test('an API key typed once: the pages do their main job, the key never reaches the browser, a restart and another process keep the session', async ({
+test('an API key typed once: the pages do their main job, and the key never reaches the browser', async ({
   page,
   server,
   gateway,
@@ -180,11 +180,22 @@ test('an API key typed once: the pages do their main job, the key never reaches 
   expect(authorizations).toEqual([]);
   await expectNothingHeldByTheBrowser(page, gateway, urls);
   for (const url of urls) expect(new URL(url).origin, url).toBe(gateway.url);
+});
+
+test('a session survives a restart, and another gateway process on the same DATA_DIR shares it and ends it', async ({
+  page,
+  server,
+  gateway,
+}) => {
+  test.slow();
+  const account = await accountWithContacts(server, 'gw-restart', ['Rosa']);
+  await signInWithKey(page, account.key, { path: '/contacts' });
+  await expect(page.getByRole('cell', { name: `Rosa ${account.name}` })).toBeVisible();
 
   // SECURITY.md 25: the session is in DATA_DIR, not in the process.
   await gateway.restart();
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1, name: 'Administrators' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: `Rosa ${account.name}` })).toBeVisible();
 
   // Another gateway process on the same DATA_DIR knows the session, and its sign-out ends it here.
   const other = await gateway.startAnother();
