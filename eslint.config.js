@@ -87,7 +87,7 @@ export default defineConfig([
     languageOptions: { globals: globals.node },
   },
 
-  // One-way imports (DESIGN.md "three rooms and a corridor"): web -> api, server -> api.
+  // One-way imports (DESIGN.md "three rooms and a corridor"): web -> api, server -> api, gateway -> api.
   {
     plugins: { 'import-x': importX },
     settings: {
@@ -110,8 +110,19 @@ export default defineConfig([
               message: 'The server must not depend on the dashboard; share code via src/api.',
             },
             {
+              target: './src/gateway',
+              from: ['./src/server', './src/web'],
+              message:
+                'The gateway talks to any API v2 server over HTTP only; share code via src/api (the server may import the gateway, not the reverse).',
+            },
+            {
+              target: './src/web',
+              from: './src/gateway',
+              message: 'The dashboard talks to the gateway over HTTP only; share code via src/api.',
+            },
+            {
               target: './src/api',
-              from: ['./src/web', './src/server', './e2e', './scripts', './bench'],
+              from: ['./src/web', './src/server', './src/gateway', './e2e', './scripts', './bench'],
               message: 'The contract (src/api) imports nothing from the rest of the repo.',
             },
             // Inside the dashboard (STYLE.md, bulletproof-react): shared -> features -> app.

@@ -175,6 +175,13 @@ describe('authentication (spec §5.1)', () => {
     expect({ username, password }).toEqual({ username: 'abc123', password: '' });
   });
 
+  it('sends no Authorization at all for `none` (a same-origin gateway adds its own)', async () => {
+    await client({ auth: { kind: 'none' } })
+      .lists.list()
+      .catch(() => undefined);
+    expect(only().headers).not.toHaveProperty('authorization');
+  });
+
   it('asks an auth function before every request, so a refreshed token is used at once', async () => {
     let calls = 0;
     const api = client({

@@ -8,8 +8,11 @@ import type { ContactQuery } from './schemas/contact.ts';
 import type { AccountQuery } from './schemas/account.ts';
 import type { MessageQuery } from './schemas/message.ts';
 
-/** Spec §5.1 rule 4: a key as Basic username (empty password), or a Bearer key or access token. */
-export type Auth = { kind: 'bearer'; token: string } | { kind: 'basic'; key: string };
+/**
+ * Spec §5.1 rule 4: a key as Basic username (empty password), or a Bearer key or access token.
+ * `none`: no Authorization header, for a same-origin gateway that adds the session's own (src/gateway).
+ */
+export type Auth = { kind: 'bearer'; token: string } | { kind: 'basic'; key: string } | { kind: 'none' };
 
 export interface ApiClientOptions {
   /** Origin (and optional path) the API lives under; '' means the page's own origin. */
@@ -48,7 +51,8 @@ export function createApiClient(options: ApiClientOptions) {
     const operation: Operation = OPERATIONS[name];
     const url = buildUrl(options.baseUrl, operation.path, call.params ?? {}, call.query, options.accountId);
     const auth = typeof options.auth === 'function' ? await options.auth() : options.auth;
-    const headers: Record<string, string> = { accept: 'application/json', authorization: authorizationHeader(auth) };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (auth.kind !== 'none') headers.authorization = authorizationHeader(auth);
     let body: URLSearchParams | undefined;
     if (call.body !== undefined) {
       body = encodeForm(call.body as Record<string, unknown>);
@@ -162,7 +166,7 @@ export function buildUrl(
   return `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}${filled}${queryString ? `?${queryString}` : ''}`;
 }
 
-export function authorizationHeader(auth: Auth): string {
+export function authorizationHeader(auth: Exclude<Auth, { kind: 'none' }>): string {
   if (auth.kind === 'bearer') return `Bearer ${auth.token}`;
   // Spec §5.1: the key is the Basic username and the password is empty. Keys are ASCII.
   return `Basic ${btoa(`${auth.key}:`)}`;

@@ -113,3 +113,35 @@ export type OperationName = keyof typeof OPERATIONS;
 
 /** Spec §4.8: `account_id` selects the account of a global key, on every endpoint. */
 export const ACCOUNT_ID_PARAM = 'account_id';
+
+/**
+ * Fields the reference server adds beyond spec v2 to the objects some operations answer, saying
+ * why. Read-only on administrators; the plan fields may also be written on accounts. The dashboard
+ * feature-detects each (absent from an answer: the server does not offer it), and `EXTENSIONS=off`
+ * leaves them out of answers and refuses them in bodies.
+ */
+export const EXTENSION_FIELDS = {
+  key_expiry: {
+    operations: ['users.list', 'users.get', 'users.create', 'users.update'],
+    extension:
+      "when an administrator's API keys stop working, so the administrators page can warn before they do",
+  },
+  max_contacts: {
+    operations: ['accounts.get', 'accounts.create', 'accounts.update'],
+    extension:
+      "the plan's maximum address-book size, which sets the hourly rate-limit allowance (spec §8 rule 2)",
+  },
+  ccid: {
+    operations: ['accounts.get', 'accounts.create', 'accounts.update'],
+    extension: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
+  },
+} as const satisfies Record<string, { operations: readonly OperationName[]; extension: string }>;
+
+export type ExtensionField = keyof typeof EXTENSION_FIELDS;
+
+/** The extension fields of one operation's objects (none for most). */
+export function extensionFieldsOf(name: OperationName): ExtensionField[] {
+  return (Object.keys(EXTENSION_FIELDS) as ExtensionField[]).filter((field) =>
+    (EXTENSION_FIELDS[field].operations as readonly OperationName[]).includes(name),
+  );
+}

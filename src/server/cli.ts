@@ -23,6 +23,7 @@ import {
  */
 const USAGE = `usage: listkeeper <command>
   serve                                   run the API and the dashboard (PORT, HOST, DATA_DIR, DATABASE_URL)
+  dashboard                               the dashboard in front of any API v2 server (UPSTREAM_URL, UPSTREAM_CLIENT_ID, UPSTREAM_CLIENT_SECRET, …)
   demo [--contacts N]                     fill the database with demo data (idempotent)
   account create NAME [--max-contacts N] [--ccid]
   key create (--global | --account NAME) [--permission P]... [--cidr C] [--expiry-months N] [--description D]
@@ -68,6 +69,11 @@ const commands: Record<string, Command> = {
         public: { type: 'boolean' },
       },
     });
+    if (values.public && !loadConfig().extensions)
+      throw new HttpError(
+        400,
+        '--public: EXTENSIONS=off accepts confidential clients only (spec §5.2 rule 4)',
+      );
     return createClient(database.db, {
       name: values.name ?? '',
       redirectUris: values['redirect-uri'] ?? [],
@@ -215,9 +221,13 @@ async function serve(): Promise<void> {
       );
     }
   };
-  if (config.port !== 0 || config.publicUrl) await registerDashboard(config.port);
+  // EXTENSIONS=off: clients are confidential only, so the dashboard signs in with a key (or
+  // through `listkeeper dashboard`, a confidential client).
+  const publicDashboard = config.extensions;
+  if (publicDashboard && (config.port !== 0 || config.publicUrl))
+    await registerDashboard(config.port);
   const address = await app.listen({ port: config.port, host: config.host });
-  if (config.port === 0 && !config.publicUrl)
+  if (publicDashboard && config.port === 0 && !config.publicUrl)
     await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
   console.log(JSON.stringify({ listening: address, database: database.dialect }));
 }
@@ -226,6 +236,10 @@ async function serve(): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;
   if (first === 'serve') return serve();
+  if (first === 'dashboard') {
+    const { serveGateway } = await import('../gateway/serve.ts');
+    return serveGateway();
+  }
   const name = first === 'demo' ? 'demo' : `${first ?? ''} ${second ?? ''}`;
   const command = first === 'demo' ? demoCommand : commands[name];
   if (!command) {

@@ -29,6 +29,12 @@ const Env = z.object({
    * addresses. For tests and trusted intranets only: it opens the proxy to the server's own network.
    */
   IMAGE_PROXY_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  /**
+   * `off`: exactly spec v2 (issue 15), for testing clients and the gateway against what any API v2
+   * server offers: no extension operation, field or header, no CORS, no `/config.json`, OAuth
+   * clients confidential only (src/server/http/spec-only.ts lists them).
+   */
+  EXTENSIONS: z.enum(['on', 'off']).default('on'),
 });
 
 export interface ServerConfig {
@@ -43,6 +49,8 @@ export interface ServerConfig {
   staticDir: string;
   logLevel: string;
   imageProxyAllowPrivate: boolean;
+  /** EXTENSIONS: false offers exactly spec v2. */
+  extensions: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -64,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE === '1',
+    extensions: e.EXTENSIONS === 'on',
   };
 }

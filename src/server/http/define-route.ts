@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
-import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
+import {
+  ACCOUNT_ID_PARAM,
+  EXTENSION,
+  OPERATIONS,
+  extensionFieldsOf,
+  type OperationName,
+} from '../../api/operations.ts';
 import { changesAuth } from '../auth/auth-cache.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { callerAddress } from '../auth/caller-address.ts';
@@ -18,6 +24,7 @@ import { BODY_LIMIT } from './body-limit.ts';
 import { HttpError, badRequest, forbidden } from './http-error.ts';
 import { JsonText } from './json-text.ts';
 import { API_HEADERS } from './security-headers.ts';
+import { fieldsSent, withoutFields } from './spec-only.ts';
 import { refuseTokenInUrl } from './token-in-url.ts';
 import { queryStringOf } from './url-parts.ts';
 
@@ -98,6 +105,10 @@ export function defineRoute<K extends OperationName>(
   handler: RouteHandler<K>,
 ): void {
   const operation = OPERATIONS[name];
+  // EXTENSIONS=off (http/spec-only.ts): an extension operation is not there, so it answers 404.
+  if (operation.section === EXTENSION && !deps.config.extensions) return;
+  // …and an extension field is neither answered nor accepted.
+  const hiddenFields = deps.config.extensions ? [] : extensionFieldsOf(name);
   const rule = ROUTE_PERMISSIONS[name];
   const isWrite = operation.method !== 'GET';
   const invalidatesAuth = isWrite && changesAuth(name);
@@ -143,9 +154,13 @@ export function defineRoute<K extends OperationName>(
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search?.size ? search : null);
       // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
-      const body = parseBody(
-        request.isMultipart() ? await readMultipart(request) : urlencodedBody(request),
-      );
+      const form = request.isMultipart() ? await readMultipart(request) : urlencodedBody(request);
+      if (hiddenFields.length > 0) {
+        const refused = fieldsSent(form, hiddenFields);
+        if (refused.length > 0)
+          throw badRequest(`Unknown field${refused.length > 1 ? 's' : ''}: ${refused.join(', ')}`);
+      }
+      const body = parseBody(form);
       const params = request.params as Record<string, string>;
       // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
       if (Object.values(params).some((value) => value.includes('\0')))
@@ -192,6 +207,8 @@ export function defineRoute<K extends OperationName>(
           charge = taken instanceof Promise ? await taken : taken;
         }
       }
+      if (hiddenFields.length > 0 && !(result instanceof JsonText))
+        result = withoutFields(result, hiddenFields);
       if (deps.validateResponses) {
         const answer = result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result;
         const checked = responseSchema(name, answer).safeParse(answer);
@@ -202,7 +219,7 @@ export function defineRoute<K extends OperationName>(
         }
       }
       reply.headers(API_HEADERS);
-      setRateHeaders(reply, charge, payer.allowance);
+      if (deps.config.extensions) setRateHeaders(reply, charge, payer.allowance);
       if (result instanceof JsonText) return reply.type(JSON_TYPE).send(result.text);
       return reply.send(DATA_ENVELOPE.has(name) ? { data: result } : result);
     },

@@ -43,11 +43,15 @@ export type AuthorizationCheck =
   /** RFC 6749 §4.1.2.1: the redirect URI is trusted, so the client hears about the error. */
   | { kind: 'error-redirect'; location: string };
 
-/** Validates an authorization request from the query (GET) or the hidden fields of a form (POST). */
+/**
+ * Validates an authorization request from the query (GET) or the hidden fields of a form (POST).
+ * `confidentialOnly` (EXTENSIONS=off): a public client is refused, with an error page.
+ */
 export async function checkAuthorizationRequest(
   db: Kysely<Database>,
   source: URLSearchParams,
   issuer: string,
+  { confidentialOnly = false }: { confidentialOnly?: boolean } = {},
 ): Promise<AuthorizationCheck> {
   const single = (name: string) => {
     const values = source.getAll(name);
@@ -57,6 +61,9 @@ export async function checkAuthorizationRequest(
   if (!clientId) return { kind: 'error-page', message: 'The request names no client (client_id), or names it more than once.' };
   const client = await findClient(db, clientId);
   if (!client) return { kind: 'error-page', message: 'The application asking for access (client_id) is not registered here.' };
+  if (confidentialOnly && client.secret_hash === null) {
+    return { kind: 'error-page', message: 'The application asking for access (client_id) is a public client; this server accepts confidential clients only.' };
+  }
   const redirectUri = single('redirect_uri');
   if (!redirectUri) return { kind: 'error-page', message: 'The request has no return address (redirect_uri), or more than one.' };
   if (redirectUriProblem(redirectUri) !== null || !(await hasRedirectUri(db, client.id, redirectUri))) {

@@ -34,26 +34,36 @@ export function payerOf(deps: AppDeps, account: AccountRow | null): Payer {
 export function chargeOrThrow(deps: AppDeps, payer: Payer, cost: number): MaybePromise<RateCharge> {
   const charge = deps.rateLimiter.charge(payer.counter, cost, payer.allowance);
   return charge instanceof Promise
-    ? charge.then((taken) => acceptedCharge(taken, payer.allowance))
-    : acceptedCharge(charge, payer.allowance);
+    ? charge.then((taken) => acceptedCharge(taken, payer.allowance, deps.config.extensions))
+    : acceptedCharge(charge, payer.allowance, deps.config.extensions);
 }
 
 export function refund(deps: AppDeps, payer: Payer, charge: RateCharge, amount: number): Promise<void> {
   return deps.rateLimiter.refund(payer.counter, charge.windowStart, amount);
 }
 
-/** The charge when it fits the allowance; otherwise 429 with when to come back (spec §8). */
-function acceptedCharge(charge: RateCharge, allowance: number): RateCharge {
+/**
+ * The charge when it fits the allowance; otherwise 429 (spec §8) with when to come back: standard
+ * HTTP's Retry-After always, the `X-RateLimit-*` extension headers unless EXTENSIONS=off.
+ */
+function acceptedCharge(charge: RateCharge, allowance: number, extensions: boolean): RateCharge {
   if (!charge.ok) {
     const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
     throw new HttpError(429, 'The hourly API rate limit is exceeded (spec §8)', {
       'retry-after': String(retryAfter),
-      'x-ratelimit-limit': String(allowance),
-      'x-ratelimit-remaining': String(Math.max(0, allowance - charge.used)),
-      'x-ratelimit-reset': String(charge.resetAt),
+      ...(extensions ? rateHeaders(charge, allowance) : {}),
     });
   }
   return charge;
+}
+
+/** Reference-server extension: the allowance, what is left of it and when it resets (Unix seconds). */
+function rateHeaders(charge: RateCharge, allowance: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(allowance),
+    'x-ratelimit-remaining': String(Math.max(0, allowance - charge.used)),
+    'x-ratelimit-reset': String(charge.resetAt),
+  };
 }
 
 /**
@@ -85,7 +95,5 @@ export function countObjects(name: OperationName, result: unknown): number {
 const MEMBER_IDS: ReadonlySet<OperationName> = new Set(['lists.list', 'lists.get']);
 
 export function setRateHeaders(reply: FastifyReply, charge: RateCharge, allowance: number): void {
-  reply.header('x-ratelimit-limit', String(allowance));
-  reply.header('x-ratelimit-remaining', String(Math.max(0, allowance - charge.used)));
-  reply.header('x-ratelimit-reset', String(charge.resetAt));
+  reply.headers(rateHeaders(charge, allowance));
 }

@@ -13,9 +13,10 @@ import {
   type AuthorizationRequest,
 } from '../oauth/authorization.service.ts';
 import { isClientOrigin } from '../oauth/clients.repository.ts';
+import { clientCredentials } from '../oauth/clients.service.ts';
 import { SESSION_COOKIE, readCookie, sessionCookie } from '../oauth/cookies.ts';
 import { authorizationServerMetadata, dashboardConfig, issuerOf } from '../oauth/metadata.ts';
-import { OAuthError, invalidRequest } from '../oauth/oauth-error.ts';
+import { OAuthError, invalidClient, invalidRequest } from '../oauth/oauth-error.ts';
 import {
   PAGES_CSS,
   consentPage,
@@ -54,6 +55,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   // SECURITY.md 34: from configuration, never from the request (its Host header); the request is
   // kept in the signature only so that every call site reads the same.
   const issuer = (_request: FastifyRequest) => issuerOf(deps.config, listeningPort(app));
+  // EXTENSIONS=off (http/spec-only.ts): only what spec §4.9 and §5.2 describe, with the pages a
+  // person signs in on; clients are confidential (§5.2 rule 4: an id and a secret).
+  const { extensions } = deps.config;
+  const checkRequest = (request: FastifyRequest, params: URLSearchParams) =>
+    checkAuthorizationRequest(db, params, issuer(request), { confidentialOnly: !extensions });
   const secure = (request: FastifyRequest) =>
     request.protocol === 'https' || Boolean(deps.config.publicUrl?.startsWith('https:'));
   const session = (request: FastifyRequest) =>
@@ -65,14 +71,16 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     maxAgeSeconds: number,
   ) => reply.header('set-cookie', sessionCookie(value, { secure: secure(request), maxAgeSeconds }));
 
-  app.get(PATHS.metadata, async (request, reply) =>
-    reply
-      .header('cache-control', 'public, max-age=300')
-      .send(authorizationServerMetadata(issuer(request))),
-  );
-  app.get(PATHS.dashboardConfig, async (request, reply) =>
-    reply.header('cache-control', 'no-cache').send(dashboardConfig(issuer(request))),
-  );
+  if (extensions) {
+    app.get(PATHS.metadata, async (request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=300')
+        .send(authorizationServerMetadata(issuer(request))),
+    );
+    app.get(PATHS.dashboardConfig, async (request, reply) =>
+      reply.header('cache-control', 'no-cache').send(dashboardConfig(issuer(request))),
+    );
+  }
   app.get(PATHS.stylesheet, async (_request, reply) =>
     reply
       .type('text/css; charset=utf-8')
@@ -82,7 +90,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   // RFC 6749 §4.1.1: validate, then send the person to sign in, or straight to consent.
   app.get(PATHS.authorize, async (request, reply) => {
-    const checked = await checkAuthorizationRequest(db, queryOf(request), issuer(request));
+    const checked = await checkRequest(request, queryOf(request));
     if (checked.kind === 'error-page') return sendInvalidRequestPage(reply, checked.message);
     if (checked.kind === 'error-redirect') return reply.redirect(checked.location, 302);
     const current = await session(request);
@@ -91,7 +99,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.get(PATHS.login, async (request, reply) => {
-    const checked = await checkAuthorizationRequest(db, queryOf(request), issuer(request));
+    const checked = await checkRequest(request, queryOf(request));
     if (checked.kind === 'error-page') return sendInvalidRequestPage(reply, checked.message);
     if (checked.kind === 'error-redirect') return reply.redirect(checked.location, 302);
     let current = await session(request);
@@ -110,7 +118,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     const current = await session(request);
     if (!current || !csrfMatches(current, form.get('csrf_token')))
       return sendExpiredFormPage(reply, restartHref(params));
-    const checked = await checkAuthorizationRequest(db, params, issuer(request));
+    const checked = await checkRequest(request, params);
     if (checked.kind === 'error-page') return sendInvalidRequestPage(reply, checked.message);
     if (checked.kind === 'error-redirect') return reply.redirect(checked.location, 303);
     if (current.administratorId !== null)
@@ -152,7 +160,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.get(PATHS.consent, async (request, reply) => {
-    const checked = await checkAuthorizationRequest(db, queryOf(request), issuer(request));
+    const checked = await checkRequest(request, queryOf(request));
     if (checked.kind === 'error-page') return sendInvalidRequestPage(reply, checked.message);
     if (checked.kind === 'error-redirect') return reply.redirect(checked.location, 302);
     const current = await session(request);
@@ -187,7 +195,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (current?.administratorId == null || !csrfMatches(current, form.get('csrf_token'))) {
       return sendExpiredFormPage(reply, restartHref(params));
     }
-    const checked = await checkAuthorizationRequest(db, params, issuer(request));
+    const checked = await checkRequest(request, params);
     if (checked.kind === 'error-page') return sendInvalidRequestPage(reply, checked.message);
     if (checked.kind === 'error-redirect') return reply.redirect(checked.location, 303);
     const decision = form.get('decision');
@@ -228,6 +236,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(PATHS.logout, async (request, reply) => {
     const bearer = keyFromHeader(request.headers.authorization);
     if (request.headers.authorization !== undefined) {
+      if (!extensions) throw new HttpError(404, 'The API request does not exist');
       if (
         !bearer ||
         !isAccessToken(bearer) ||
@@ -247,7 +256,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     // "Not you?" on the consent page: sign in again for the same request.
     const params = authorizationParams(form);
     if (params.has('client_id')) {
-      const checked = await checkAuthorizationRequest(db, params, issuer(request));
+      const checked = await checkRequest(request, params);
       if (checked.kind === 'ok')
         return reply.redirect(withParams(PATHS.login, checked.request), 303);
     }
@@ -269,12 +278,19 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.route({
       method: 'POST',
       url,
-      onRequest: tokenCors,
+      ...(extensions ? { onRequest: tokenCors } : {}),
       errorHandler: tokenErrorHandler,
       handler: async (request, reply) => {
         if (!(request.body instanceof URLSearchParams)) {
           throw invalidRequest('Send the parameters as application/x-www-form-urlencoded');
         }
+        if (
+          !extensions &&
+          clientCredentials(request.body, request.headers.authorization).secret === null
+        )
+          throw invalidClient(
+            'This server accepts confidential clients only: send the client secret',
+          );
         const answer = await tokenRequest(
           db,
           request.body,
@@ -284,6 +300,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
       },
     });
+    if (!extensions) continue;
     app.route({
       method: 'OPTIONS',
       url,

@@ -20,19 +20,28 @@ export interface CliResult {
  */
 export function useCliDataDir(): {
   dataDir: () => string;
-  cli: (args: string[], stdin?: string) => Promise<CliResult>;
+  /** `env`: variables set for this run only (EXTENSIONS=off, …). */
+  cli: (args: string[], stdin?: string, env?: Record<string, string>) => Promise<CliResult>;
 } {
   let dataDir = '';
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-cli-'));
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { dataDir: () => dataDir, cli: (args, stdin = '') => runCli(dataDir, args, stdin) };
+  return {
+    dataDir: () => dataDir,
+    cli: (args, stdin = '', env = {}) => runCli(dataDir, args, stdin, env),
+  };
 }
 
-function runCli(dataDir: string, args: string[], stdin: string): Promise<CliResult> {
+function runCli(
+  dataDir: string,
+  args: string[],
+  stdin: string,
+  extraEnv: Record<string, string>,
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...extraEnv };
     const child = execFile(process.execPath, [CLI, ...args], { env }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       let json: Record<string, unknown> | undefined;

@@ -77,6 +77,8 @@ export interface TestServerOptions {
   imageProxyAllowPrivate?: boolean;
   /** A folder with a built dashboard to serve; by default none, so `/` answers 404. */
   staticDir?: string;
+  /** EXTENSIONS: on by default; false offers exactly spec v2 (http/spec-only.ts). */
+  extensions?: boolean;
 }
 
 interface FreshDatabase {
@@ -135,6 +137,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     ...(options.groupRateLimit === undefined ? {} : { GROUP_RATE_LIMIT: String(options.groupRateLimit) }),
     TRUST_PROXY: options.trustProxy ?? '',
     IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
+    EXTENSIONS: options.extensions === false ? 'off' : 'on',
   });
   const authCache = createAuthCache();
   const app = await buildApp({ config, database, validateResponses: true, authCache });

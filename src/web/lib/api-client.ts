@@ -1,5 +1,6 @@
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../api/client.ts';
 import { getConfig } from './config.ts';
+import { fetchThroughGateway } from './gateway-fetch.ts';
 import { authorization } from './session.ts';
 
 /**
@@ -26,7 +27,7 @@ export function createDashboardClient(
     baseUrl: getConfig().apiBaseUrl,
     auth,
     accountId,
-    fetch: fetchWithoutCookies,
+    fetch: getConfig().gateway ? fetchThroughGateway : fetchWithoutCookies,
   });
 }
 

@@ -62,4 +62,22 @@ describe('parseConfig (/config.json)', () => {
       expect(config.problem).toMatch(/^OAuth sign-in is unavailable/);
     }
   });
+
+  it("reads a gateway's configuration: no OAuth of the page's own, the gateway's instead", () => {
+    expect(
+      parseConfig(
+        { mode: 'gateway', api_base_url: '', oauth: true, upstream_name: 'api.example' },
+        origin,
+      ),
+    ).toEqual({
+      apiBaseUrl: '',
+      oauth: null,
+      problem: null,
+      gateway: { oauth: true, upstreamName: 'api.example' },
+    });
+    expect(parseConfig({ mode: 'gateway', oauth: 'yes' }, origin).gateway).toEqual({
+      oauth: false,
+      upstreamName: 'the API server',
+    });
+  });
 });

@@ -16,12 +16,25 @@ export interface OAuthConfig {
   issuer: string;
 }
 
+/**
+ * Served by a gateway (`listkeeper dashboard`): it signs in, keeps every credential and adds it to
+ * the API requests itself; the page sends none (SECURITY.md 10).
+ */
+export interface GatewayModeConfig {
+  /** Whether the gateway has an OAuth client id and secret for its upstream. */
+  oauth: boolean;
+  /** The API server the gateway stands in front of, as the page names it. */
+  upstreamName: string;
+}
+
 export interface AppConfig {
   /** Origin (and optional path) of the API; '' is this page's origin. */
   apiBaseUrl: string;
-  /** null when the server offers no OAuth sign-in; `problem` then says why. */
+  /** null when the server offers no OAuth sign-in of the page's own; `problem` then says why. */
   oauth: OAuthConfig | null;
   problem: string | null;
+  /** Present when a gateway serves the page (its `/config.json` says `mode: "gateway"`). */
+  gateway?: GatewayModeConfig;
 }
 
 /** Reference-server extension beside spec §4.9's endpoints. */
@@ -60,6 +73,7 @@ function withoutOAuth(why: string): AppConfig {
 }
 
 /**
+ * A gateway's `{mode: "gateway", oauth, upstream_name}`, or the reference server's
  * `{api_base_url, client_id, authorization_endpoint, token_endpoint}`, plus the optional
  * `refresh_endpoint`, `logout_endpoint` and `issuer`. Endpoints are URLs resolved against the API
  * base. Checked by hand: zod stays out of the entry chunk.
@@ -70,6 +84,14 @@ export function parseConfig(body: unknown, pageOrigin: string): AppConfig {
   }
   const record = body as Record<string, unknown>;
   const text = (key: string) => (typeof record[key] === 'string' ? record[key] : null);
+  if (record.mode === 'gateway') {
+    return {
+      apiBaseUrl: '',
+      oauth: null,
+      problem: null,
+      gateway: { oauth: record.oauth === true, upstreamName: text('upstream_name') ?? 'the API server' },
+    };
+  }
   const apiBaseUrl = (text('api_base_url') ?? '').replace(/\/+$/, '');
   const clientId = text('client_id');
   const authorization = text('authorization_endpoint');

@@ -4,15 +4,24 @@ import { ApiError } from '../../api/errors.ts';
 import { forgetSignIn } from './tab-storage.ts';
 import type { TokenKeeper } from './token-keeper.ts';
 
-/** How the user proved who they are; lives in this module's memory only (SECURITY.md 10). */
-export type Credentials = { method: 'key'; key: string } | { method: 'oauth'; keeper: TokenKeeper };
+/**
+ * How the user proved who they are; lives in this module's memory only (SECURITY.md 10). Behind
+ * a gateway the page holds nothing: the gateway keeps the key or tokens and adds them itself.
+ */
+export type Credentials =
+  | { method: 'key'; key: string }
+  | { method: 'oauth'; keeper: TokenKeeper }
+  | { method: 'gateway' };
 
 export interface Principal {
-  method: Credentials['method'];
+  /** How the user signed in (through a gateway too). */
+  method: 'key' | 'oauth';
   /** A global key or token manages every account of the group (spec §4.8). */
   global: boolean;
   /** What the header shows for the signed-in identity. */
   identity: string;
+  /** The API server signed in to, when a gateway stands in front of it. */
+  server?: string;
 }
 
 export type EndReason = 'signed-out' | 'session-expired' | 'key-refused';
@@ -71,6 +80,7 @@ export function endSession(reason: EndReason): Credentials | null {
 export async function authorization(): Promise<Auth> {
   const current = credentials;
   if (current === null) throw new ApiError(401, 'Not signed in.');
+  if (current.method === 'gateway') return { kind: 'none' };
   if (current.method === 'key') return { kind: 'bearer', token: current.key };
   return { kind: 'bearer', token: await current.keeper.accessToken() };
 }

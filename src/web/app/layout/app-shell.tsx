@@ -120,6 +120,7 @@ function SignedInShell({ principal }: { principal: Principal }) {
         <div className="header-tools">
           <p className="identity">
             Signed in: <strong>{principal.identity}</strong>
+            {principal.server && <> at {principal.server}</>}
           </p>
           <ThemeSelect />
           <button

@@ -5,6 +5,10 @@ const problems: Record<string, { title: string; text: string }> = {
     title: 'Access was not granted',
     text: 'The sign-in ended without access to your account: it was declined at the consent step, or your permissions allow the dashboard nothing. You are not signed in.',
   },
+  'sign-in-failed': {
+    title: 'Sign-in failed',
+    text: 'The sign-in could not be completed: it took too long, was already used, was started in another browser, or the server refused it. You are not signed in.',
+  },
   'session-expired': {
     title: 'Your session has expired',
     text: 'The server no longer accepts this sign-in (it expired or was ended elsewhere). Sign in again to continue.',

@@ -1,11 +1,27 @@
-import { redirect, useLocation, useNavigate, useSearchParams } from 'react-router';
+import {
+  redirect,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { KeySignInForm } from '../../features/auth/components/key-sign-in-form.tsx';
 import { OAuthSignInButton } from '../../features/auth/components/oauth-sign-in-button.tsx';
 import { safeReturnPath } from '../../features/auth/return-path.ts';
+import { getConfig } from '../../lib/config.ts';
 import { getSession, type EndReason } from '../../lib/session.ts';
 
-export function loader() {
-  if (getSession().status === 'signed-in') return redirect('/');
+/**
+ * Signed in already: on to where the sign-in was for. Behind a gateway that is also where its
+ * OAuth callback lands, with its session cookie set.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const returnTo = safeReturnPath(new URL(request.url).searchParams.get('next'));
+  if (getSession().status === 'signed-in') return redirect(returnTo);
+  if (getConfig().gateway) {
+    const { restoreGatewaySession } = await import('../../features/auth/api/gateway-session.ts');
+    if (await restoreGatewaySession()) return redirect(returnTo);
+  }
   return null;
 }
 

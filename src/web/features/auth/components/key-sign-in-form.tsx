@@ -1,13 +1,16 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../../api/errors.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
+import { getConfig } from '../../../lib/config.ts';
 
 /**
  * "Sign in with an API key" (spec §5.1). The key stays in memory; "keep for this tab" also puts it
- * in sessionStorage until the tab closes (SECURITY.md 10). The API client loads on submit only, so
- * the sign-in page stays light.
+ * in sessionStorage until the tab closes (SECURITY.md 10). Behind a gateway, the key goes to the
+ * gateway once and the page keeps nothing. The API client loads on submit only, so the sign-in
+ * page stays light.
  */
 export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const gateway = getConfig().gateway !== undefined;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const keyId = useId();
@@ -27,8 +30,13 @@ export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
     setPending(true);
     setError(null);
     try {
-      const { signInWithKey } = await import('../api/sign-in-with-key.ts');
-      await signInWithKey(key, data.get('keep') === 'on');
+      if (gateway) {
+        const { signInWithKeyAtGateway } = await import('../api/gateway-session.ts');
+        await signInWithKeyAtGateway(key);
+      } else {
+        const { signInWithKey } = await import('../api/sign-in-with-key.ts');
+        await signInWithKey(key, data.get('keep') === 'on');
+      }
       onSignedIn();
     } catch (caught) {
       setError(
@@ -55,14 +63,22 @@ export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           aria-describedby={error ? errorId : undefined}
         />
       </div>
-      <div className="checkbox-field">
-        <input id={keepId} name="keep" type="checkbox" aria-describedby={hintId} />
-        <label htmlFor={keepId}>Keep the key for this tab</label>
-      </div>
-      <p id={hintId} className="hint">
-        Kept in this tab&apos;s session storage until the tab closes or you sign out. Unticked, the
-        key lives only in memory and a reload asks for it again.
-      </p>
+      {gateway ? (
+        <p className="hint">
+          The dashboard&apos;s server keeps the key until you sign out; this browser never holds it.
+        </p>
+      ) : (
+        <>
+          <div className="checkbox-field">
+            <input id={keepId} name="keep" type="checkbox" aria-describedby={hintId} />
+            <label htmlFor={keepId}>Keep the key for this tab</label>
+          </div>
+          <p id={hintId} className="hint">
+            Kept in this tab&apos;s session storage until the tab closes or you sign out. Unticked,
+            the key lives only in memory and a reload asks for it again.
+          </p>
+        </>
+      )}
       {error && (
         <p id={errorId} className="field-error" role="alert">
           {error}

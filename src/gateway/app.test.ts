@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildGateway } from './app.ts';
+import { loadGatewayConfig } from './config.ts';
+import { createSealer } from './sealing.ts';
+import { SessionStore } from './session-store.ts';
+
+/** A stand-in upstream: answers with `handler`, records what it received. */
+async function standIn(handler: (request: IncomingMessage) => { status: number; headers?: Record<string, string>; body?: string } | null) {
+  const received: { url: string; headers: IncomingMessage['headers'] }[] = [];
+  const server: Server = createServer((request, response) => {
+    received.push({ url: request.url ?? '', headers: request.headers });
+    const answer = handler(request);
+    if (answer === null) return; // never answers: a slow upstream
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body ?? '{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, received, close: () => new Promise<void>((resolve) => server.closeAllConnections() ?? server.close(() => resolve())) };
+}
+
+let dir: string;
+const cleanups: (() => Promise<void> | void)[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'gateway-app-'));
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function gatewayFor(upstreamUrl: string, env: Record<string, string> = {}) {
+  const config = loadGatewayConfig({
+    UPSTREAM_URL: upstreamUrl,
+    DATA_DIR: dir,
+    STATIC_DIR: path.join(dir, 'no-dist'),
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'https://dash.example',
+    UPSTREAM_TIMEOUT_SECONDS: '10',
+    ...env,
+  });
+  const store = new SessionStore(path.join(dir, 'gateway.db'), createSealer(config.sessionSecret), {
+    idleMs: config.sessionIdleMs,
+    maxMs: config.sessionMaxMs,
+  });
+  const app = await buildGateway({ config, store });
+  cleanups.push(() => store.close(), () => app.close());
+  return app;
+}
+
+const fromDashboard = { origin: 'https://dash.example', 'x-listkeeper-request': '1' };
+
+async function signIn(app: Awaited<ReturnType<typeof gatewayFor>>) {
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/auth/key',
+    headers: { ...fromDashboard, 'content-type': 'application/json' },
+    payload: JSON.stringify({ key: 'the-key' }),
+  });
+  expect(answer.statusCode).toBe(200);
+  const cookie = String(answer.headers['set-cookie']);
+  return { cookie: cookie.split(';')[0] ?? '', setCookie: cookie };
+}
+
+describe('the gateway over HTTP', () => {
+  it('sets one __Host- cookie, HttpOnly, Secure, SameSite; the key never in the answer', async () => {
+    const upstream = await standIn(() => ({ status: 403 }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url);
+    const { setCookie } = await signIn(app);
+    expect(setCookie).toMatch(/^__Host-listkeeper-session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(upstream.received[0]?.headers.authorization).toBe('Bearer the-key');
+    const session = await app.inject({ url: '/auth/session', headers: { cookie: (await signIn(app)).cookie } });
+    expect(session.json()).toMatchObject({ signed_in: true, method: 'key', global: false });
+    expect(session.body).not.toContain('the-key');
+  });
+
+  it('forwards with its own Authorization, and passes status, body and rate-limit headers back unchanged', async () => {
+    const upstream = await standIn((request) =>
+      request.url?.startsWith('/api/2/accounts/')
+        ? { status: 403 }
+        : { status: 429, headers: { 'retry-after': '120', 'x-ratelimit-reset': '1800000000', 'set-cookie': 'u=1' }, body: '{"is_error":true,"message":"Over the limit"}' },
+    );
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url);
+    const { cookie } = await signIn(app);
+    const answer = await app.inject({
+      url: '/api/2/contacts/?limit=5',
+      headers: { ...fromDashboard, cookie: `${cookie}; other=1`, authorization: 'Bearer forged', connection: 'keep-alive' },
+    });
+    expect(answer.statusCode).toBe(429);
+    expect(answer.body).toBe('{"is_error":true,"message":"Over the limit"}');
+    expect(answer.headers).toMatchObject({ 'retry-after': '120', 'x-ratelimit-reset': '1800000000', 'cache-control': 'no-store' });
+    expect(answer.headers['set-cookie']).toBeUndefined();
+    const forwarded = upstream.received.at(-1);
+    expect(forwarded?.url).toBe('/api/2/contacts/?limit=5');
+    expect(forwarded?.headers.authorization).toBe('Bearer the-key');
+    expect(forwarded?.headers.cookie).toBeUndefined();
+  });
+
+  it('answers 502 when the upstream cannot be reached, 504 when it does not answer in time', async () => {
+    const upstream = await standIn((request) => (request.url?.startsWith('/api/2/accounts/') ? { status: 403 } : null));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url, { UPSTREAM_TIMEOUT_SECONDS: '2' });
+    const { cookie } = await signIn(app);
+    const started = Date.now();
+    const slow = await app.inject({ url: '/api/2/lists/', headers: { ...fromDashboard, cookie } });
+    expect(slow.statusCode).toBe(504);
+    expect(slow.json()).toEqual({ is_error: true, message: 'The API server did not answer in time.' });
+    expect(Date.now() - started).toBeLessThan(8_000);
+
+    const down = await gatewayFor('http://127.0.0.1:9');
+    const refused = await down.inject({
+      method: 'POST',
+      url: '/auth/key',
+      headers: { ...fromDashboard, 'content-type': 'application/json' },
+      payload: JSON.stringify({ key: 'k' }),
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toEqual({ is_error: true, message: 'The API server cannot be reached.' });
+  });
+
+  it('a key the upstream refuses starts no session; a 401 later ends the session', async () => {
+    let accept = true;
+    const upstream = await standIn(() => (accept ? { status: 403 } : { status: 401, body: '{"is_error":true,"message":"Authentication failed"}' }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url);
+    const { cookie } = await signIn(app);
+    accept = false;
+    const refused = await app.inject({ url: '/api/2/lists/', headers: { ...fromDashboard, cookie } });
+    expect(refused.statusCode).toBe(401);
+    const after = await app.inject({ url: '/auth/session', headers: { cookie } });
+    expect(after.json()).toEqual({ signed_in: false });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/auth/key',
+      headers: { ...fromDashboard, 'content-type': 'application/json' },
+      payload: JSON.stringify({ key: 'bad' }),
+    });
+    expect(again.statusCode).toBe(401);
+    expect(again.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('an OAuth callback without the state this browser started goes to the sign-in-failed page, no session', async () => {
+    const upstream = await standIn(() => ({ status: 404 }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url, { UPSTREAM_CLIENT_ID: 'c', UPSTREAM_CLIENT_SECRET: 's' });
+    const login = await app.inject({ url: '/auth/login?next=/lists' });
+    expect(login.statusCode).toBe(303);
+    const state = new URL(String(login.headers.location)).searchParams.get('state');
+    // Another browser (no login cookie) brings the code back.
+    const stolen = await app.inject({ url: `/auth/callback?code=x&state=${state}&iss=${encodeURIComponent(upstream.url)}` });
+    expect(stolen.statusCode).toBe(303);
+    expect(stolen.headers.location).toBe('/auth/sign-in-failed');
+    expect(stolen.headers['set-cookie']).toBeUndefined();
+    expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
+  });
+});
