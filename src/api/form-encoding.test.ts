@@ -54,6 +54,8 @@ function assertValid(schema: z.ZodType, value: unknown): void {
 // 17 distinct schemas × 150 runs keeps the whole file near a second while still reaching every
 // optional/nullable combination of the large list schemas many times over.
 const NUM_RUNS = 150;
+/** The contacts query's generator alone takes seconds on a busy machine: more than vitest's 5 s. */
+const PROPERTY_TIMEOUT_MS = 60_000;
 
 describe('form encoding round trip (spec §1): decodeForm(S, encodeForm(x)) equals x', () => {
   const schemas = inputSchemas();
@@ -89,7 +91,7 @@ describe('form encoding round trip (spec §1): decodeForm(S, encodeForm(x)) equa
         }),
         { numRuns: NUM_RUNS },
       );
-    });
+    }, PROPERTY_TIMEOUT_MS);
   }
 });
 
@@ -109,7 +111,7 @@ describe('JSON bodies round trip: decodeJson(S, JSON of x) equals x', () => {
         }),
         { numRuns: NUM_RUNS },
       );
-    });
+    }, PROPERTY_TIMEOUT_MS);
   }
 });
 
