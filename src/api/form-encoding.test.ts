@@ -1,10 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { decodeForm, describeIssues, encodeForm, parseForm } from './form-encoding.ts';
+import {
+  JsonBody,
+  decodeForm,
+  decodeJson,
+  describeIssues,
+  encodeForm,
+  parseBody,
+  parseForm,
+  readFormBody,
+} from './form-encoding.ts';
 import { OPERATIONS } from './operations.ts';
 import { AdministratorUpdate } from './schemas/administrator.ts';
-import { ContactCreate, ContactQuery } from './schemas/contact.ts';
+import { ContactCreate, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { EmailUpdate } from './schemas/email.ts';
 import { ListCreate, ListUpdate } from './schemas/list.ts';
 import { MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
@@ -45,6 +54,8 @@ function assertValid(schema: z.ZodType, value: unknown): void {
 // 17 distinct schemas × 150 runs keeps the whole file near a second while still reaching every
 // optional/nullable combination of the large list schemas many times over.
 const NUM_RUNS = 150;
+/** The contacts query's generator alone takes seconds on a busy machine: more than vitest's 5 s. */
+const PROPERTY_TIMEOUT_MS = 60_000;
 
 describe('form encoding round trip (spec §1): decodeForm(S, encodeForm(x)) equals x', () => {
   const schemas = inputSchemas();
@@ -71,10 +82,36 @@ describe('form encoding round trip (spec §1): decodeForm(S, encodeForm(x)) equa
             success: true,
             data: schema.parse(input),
           });
+          // A body is read the same way, with nothing left out.
+          expect(parseBody(schema, readFormBody(form.toString()))).toStrictEqual({
+            success: true,
+            data: schema.parse(input),
+            ignored: [],
+          });
         }),
         { numRuns: NUM_RUNS },
       );
-    });
+    }, PROPERTY_TIMEOUT_MS);
+  }
+});
+
+describe('JSON bodies round trip: decodeJson(S, JSON of x) equals x', () => {
+  for (const [schema, usedBy] of inputSchemas()) {
+    it(`round-trips ${usedBy.join(', ')}`, () => {
+      fc.assert(
+        fc.property(arbitraryFor(schema), (value) => {
+          const input = value as Record<string, unknown>;
+          const fields = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+          expect(decodeJson(schema, fields)).toStrictEqual(input);
+          expect(parseBody(schema, new JsonBody(fields))).toStrictEqual({
+            success: true,
+            data: schema.parse(input),
+            ignored: [],
+          });
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    }, PROPERTY_TIMEOUT_MS);
   }
 });
 
@@ -111,13 +148,17 @@ describe('form encoding: explicit cases', () => {
     expect(decodeForm(ListUpdate, form)).toStrictEqual({ restrict_post_lists: ['a', 'b', 'c'] });
   });
 
-  it('reads booleans per spec §1 rule 4: "" and "0" are false, "1" and other text are true', () => {
+  it('reads booleans per spec §1 rule 4: "", "0" and "false" are false, "1" and other text are true', () => {
     const cases: [string, boolean][] = [
       ['', false],
       ['0', false],
       ['1', true],
       ['yes', true],
-      ['false', true], // "most other non-empty strings mean true": the spec's rule, surprising or not
+      // "most other non-empty strings mean true": not `false`, which real clients send (issue 16 §2)
+      ['false', false],
+      ['FALSE', false],
+      ['true', true],
+      ['True', true],
     ];
     for (const [text, expected] of cases) {
       const parsed = parseForm(ListUpdate, wire(`strip_attachments=${text}`));
@@ -263,5 +304,157 @@ describe('form encoding: explicit cases', () => {
 
   it('refuses to encode values the form cannot carry', () => {
     expect(() => encodeForm({ nested: { a: 1 } })).toThrow(TypeError);
+  });
+});
+
+describe('request bodies as real clients send them (issue 16 §2, SECURITY.md 17)', () => {
+  it('reads a body that was never percent-encoded: raw <, $, spaces, and + as a plus sign', () => {
+    const raw = readFormBody('name=news&description=Price: 5$ <b>bold</b> & more&emails=ann+tag@example.org');
+    expect(raw.get('description')).toBe('Price: 5$ <b>bold</b> ');
+    expect(raw.get(' more')).toBe('');
+    expect(raw.get('emails')).toBe('ann+tag@example.org');
+    // Percent escapes still decode in such a body (a client that encoded some values).
+    expect(readFormBody('notes=caf%C3%A9 au lait&x=a%2Bb').get('notes')).toBe('café au lait');
+  });
+
+  it('reads an encoded body as the form encoding says: + is a space', () => {
+    expect(readFormBody('description=a+b%2Bc').get('description')).toBe('a b+c');
+    expect(readFormBody(encodeForm({ description: 'x + y <z> $1' }).toString()).get('description')).toBe('x + y <z> $1');
+  });
+
+  it('ignores fields the schema does not list, and read-only ones, naming each; none reaches the data', () => {
+    const parsed = parseBody(ListUpdate, readFormBody('description=x&subs_memberview=&id=3&created=2024-01-01&contacts=1&is_admin=1'));
+    expect(parsed).toStrictEqual({
+      success: true,
+      data: { description: 'x' },
+      ignored: ['subs_memberview', 'id', 'created', 'contacts', 'is_admin'],
+    });
+    expect(parseBody(EmailUpdate, readFormBody('confirmed=1&contact=9&paused=true'))).toStrictEqual({
+      success: true,
+      data: { paused: true },
+      ignored: ['confirmed', 'contact'],
+    });
+  });
+
+  it('ignores prototype names and __proto__ without crashing; custom contact fields stay for the service', () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      expect(parseBody(ListUpdate, readFormBody(`${key}=1`)), key).toStrictEqual({ success: true, data: {}, ignored: [key] });
+    }
+    const parsed = parseBody(ContactCreate, readFormBody('emails=a%40b.co&__proto__=x&id=4&created=now&favourite=blue'));
+    expect(parsed).toStrictEqual({
+      success: true,
+      data: { emails: ['a@b.co'], favourite: 'blue' },
+      ignored: ['__proto__', 'id', 'created'],
+    });
+    if (parsed.success) expect(Object.getPrototypeOf(parsed.data)).toBe(Object.prototype);
+  });
+
+  it('still refuses what it cannot take: a repeated single value, NUL in a kept field, an invalid value', () => {
+    expect(parseBody(ListUpdate, readFormBody('zz=1&description=a&description=b'))).toStrictEqual({
+      success: false,
+      message: 'description: given more than once, but it takes one value',
+      ignored: ['zz'],
+    });
+    expect(parseBody(ListUpdate, readFormBody('notes=a%00b'))).toMatchObject({ success: false, message: 'notes: contains the NUL character' });
+    // A NUL in a field that is ignored anyway does not matter.
+    expect(parseBody(ListUpdate, readFormBody('x%00y=1'))).toStrictEqual({ success: true, data: {}, ignored: ['x\0y'] });
+    expect(parseBody(ListUpdate, readFormBody('maxlength=-1&zz=1'))).toMatchObject({ success: false, ignored: ['zz'] });
+    expect(parseBody(ListCreate, readFormBody('description=x'))).toMatchObject({ success: false, message: 'name: is required' });
+  });
+
+  it('reads arrays sent as PHP and jQuery do: name[] and name[0]', () => {
+    expect(parseBody(ContactUpdate, readFormBody('lists[]=a&lists[]=b&emails[0]=x%40example.org'))).toStrictEqual({
+      success: true,
+      data: { lists: ['a', 'b'], emails: ['x@example.org'] },
+      ignored: [],
+    });
+    expect(parseBody(ListUpdate, readFormBody('taboo_body[1]=b&taboo_body[0]=a&description[]=x'))).toStrictEqual({
+      success: true,
+      data: { taboo_body: ['b', 'a'] },
+      ignored: ['description[]'],
+    });
+  });
+
+  it('reads JSON: booleans, numbers, null for nullable fields, arrays, and text as a form reads it', () => {
+    const body = new JsonBody({
+      name: 'news',
+      strip_attachments: true,
+      hold_replies: 'false',
+      archive_enabled: 0,
+      maxlength: 40,
+      truncate: null,
+      taboo_body: ['a', 'b'],
+      restrict_post_lists: 'staff',
+      subscriptions: 'open+confirm',
+      reply_to: '',
+    });
+    expect(parseBody(ListCreate, body)).toStrictEqual({
+      success: true,
+      data: {
+        name: 'news',
+        strip_attachments: true,
+        hold_replies: false,
+        archive_enabled: false,
+        maxlength: 40,
+        truncate: null,
+        taboo_body: ['a', 'b'],
+        restrict_post_lists: ['staff'],
+        subscriptions: 'open+confirm',
+        reply_to: null,
+      },
+      ignored: [],
+    });
+    // A ccid or a custom field sent as a number means its digits; an id stays the service's number.
+    expect(parseBody(ContactCreate, new JsonBody({ emails: ['a@b.co'], ccid: 42, age: 7 }))).toMatchObject({
+      success: true,
+      data: { emails: ['a@b.co'], ccid: '42', age: '7' },
+    });
+    expect(parseBody(MembershipCreate, new JsonBody({ contact: 42, list: 'l' }))).toMatchObject({ success: true, data: { contact: 42 } });
+  });
+
+  it('refuses JSON values a field cannot take, naming the field', () => {
+    expect(parseBody(ListUpdate, new JsonBody({ description: { a: 1 } }))).toMatchObject({ success: false, message: /^description: / });
+    expect(parseBody(ListUpdate, new JsonBody({ maxlength: true }))).toMatchObject({ success: false, message: /^maxlength: / });
+    expect(parseBody(ListUpdate, new JsonBody({ notes: null }))).toMatchObject({ success: false, message: /^notes: / });
+    expect(parseBody(ListUpdate, new JsonBody({ notes: 'a\u0000' }))).toMatchObject({ success: false, message: 'notes: contains the NUL character' });
+  });
+
+  it('reads a contact PUT back as read: email and membership objects stand for their address and list', () => {
+    const read = {
+      id: 7,
+      ccid: null,
+      firstname: 'Ann',
+      created: '2024-01-01T00:00:00Z',
+      emails: [{ id: 3, contact: 7, email: 'ann@example.org', digest: false, paused: false, confirmed: true, ceid: null }],
+      lists: [{ id: 5, contact: 7, list: 'news', digest: null }],
+    };
+    expect(parseBody(ContactUpdate, new JsonBody(read))).toStrictEqual({
+      success: true,
+      data: { ccid: null, firstname: 'Ann', emails: ['ann@example.org'], lists: ['news'] },
+      ignored: [
+        'id',
+        'created',
+        'emails[].id',
+        'emails[].contact',
+        'emails[].digest',
+        'emails[].paused',
+        'emails[].confirmed',
+        'emails[].ceid',
+        'lists[].id',
+        'lists[].contact',
+        'lists[].digest',
+      ],
+    });
+  });
+
+  it('ignores unknown JSON fields whatever they hold', () => {
+    expect(parseBody(ListUpdate, new JsonBody({ description: 'd', meta: { deep: [1, { x: null }] }, __proto__: 1 }))).toStrictEqual({
+      success: true,
+      data: { description: 'd' },
+      ignored: ['meta'],
+    });
+    const withProto = JSON.parse('{"__proto__": {"polluted": true}, "description": "d"}') as Record<string, unknown>;
+    expect(parseBody(ListUpdate, new JsonBody(withProto))).toStrictEqual({ success: true, data: { description: 'd' }, ignored: ['__proto__'] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -65,7 +65,8 @@ export function isCidr(value: string): boolean {
 
 /**
  * A field a client may read but never write (spec: "read-only"). Kept in input schemas so that a
- * write naming it gets a message that says why, instead of a generic "unknown field".
+ * body naming it has it ignored and named, never applied (parseBody, SECURITY.md 17), and the
+ * schema alone still refuses it with a message that says why.
  */
 export function readOnly(why = 'is read-only') {
   return z.never({ error: why }).optional();

@@ -9,11 +9,13 @@ import Fastify, {
   type FastifyRequest,
   type HookHandlerDoneFunction,
 } from 'fastify';
+import { readFormBody } from '../api/form-encoding.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
+import { readJsonBody } from './http/json-body.ts';
 import { HttpError } from './http/http-error.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { refuseTokenInUrl } from './http/token-in-url.ts';
@@ -66,10 +68,18 @@ export async function buildApp({
         : memoryRateLimiter(config.rateLimitWindowSeconds),
   };
 
-  // Spec §1 rule 2: bodies are form fields. Keep every repeated key, in order, for the shared decoder.
+  // Spec §1 rule 2: bodies are form fields. Keep every repeated key, in order, for the shared decoder,
+  // which also reads bodies that were never percent-encoded, and JSON objects with the same fields.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, new URLSearchParams(body as string));
+    done(null, readFormBody(body as string));
+  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, readJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   await app.register(fastifyMultipart, { limits: { fieldSize: BODY_LIMIT, files: 0, fields: 1000 } });
 
@@ -181,7 +191,7 @@ function clientErrorMessage(error: FastifyError, status: number): string {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return `The request body is larger than ${BODY_LIMIT} bytes`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Send form fields: application/x-www-form-urlencoded or multipart/form-data (spec §1)';
+      return 'Send form fields (application/x-www-form-urlencoded or multipart/form-data, spec §1) or a JSON object (application/json)';
     default:
       return status === 404 ? 'Not found' : error.message;
   }

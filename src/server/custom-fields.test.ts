@@ -116,13 +116,17 @@ describeEachDialect('custom fields (spec §2.1)', (dialect) => {
       expect(read).toMatchObject({ Pronouns: 'they', late: '' });
     });
 
-    it("refuses another account's fields", async () => {
+    it("ignores another account's fields, naming them, and stores nothing of them", async () => {
       await addField(server, 'Elsewhere', 'elsewhere');
       const response = await server.request('POST', '/api/2/contacts/', {
         key,
-        form: { emails: [freshAddress()], elsewhere: 'x' },
+        form: { emails: [freshAddress()], elsewhere: 'x-from-elsewhere' },
       });
-      expect(errorMessage(response, 400)).toBe('Unknown field: elsewhere');
+      expect(response.status).toBe(200);
+      expect(response.body).not.toContain('x-from-elsewhere');
+      expect(response.headers['x-ignored-fields']).toBe('elsewhere');
+      const stored = await server.database.db.selectFrom('contact_values').select('value').execute();
+      expect(stored.map((row) => row.value)).not.toContain('x-from-elsewhere');
     });
 
     it('keeps values as given: text, unicode, and a repeated key is refused', async () => {
@@ -145,7 +149,12 @@ describeEachDialect('custom fields (spec §2.1)', (dialect) => {
         body: `emails=${encodeURIComponent(freshAddress())}&__proto__=x&constructor=y`,
         contentType: 'application/x-www-form-urlencoded',
       });
-      expect(errorMessage(response, 400)).toMatch(/Unknown fields?: .*__proto__/);
+      // Neither names a field of this account: both are ignored and named, the contact is plain.
+      expect(response.status).toBe(200);
+      expect(response.headers['x-ignored-fields']).toBe('__proto__, constructor');
+      const contact = JSON.parse(response.body) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(contact)).toBe(Object.prototype);
+      expect(Object.hasOwn(contact, 'constructor')).toBe(false);
     });
 
     it('shows a field named like an object prototype as an ordinary key', async () => {

@@ -83,8 +83,8 @@ export const ContactCreate = z
 export type ContactCreate = z.infer<typeof ContactCreate>;
 
 /**
- * Spec §4.1 update. `emails` and `lists` are accepted only when the PUT creates the contact (ccid
- * rule 1); an existing contact's addresses and memberships change through /emails/ and /membership/.
+ * Spec §4.1 update: "any contact fields". `emails` and `lists` set the whole array, as repeated
+ * `permissions` do (§4.6): addresses and memberships that stay keep their settings.
  */
 export const ContactUpdate = z
   .object({

@@ -1,7 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import { describeIssues, parseForm, type FormSource } from '../../api/form-encoding.ts';
+import {
+  JsonBody,
+  describeIssues,
+  parseBody,
+  parseForm,
+  takeField,
+  type BodySource,
+  type FormSource,
+} from '../../api/form-encoding.ts';
 import {
   ACCOUNT_ID_PARAM,
   EXTENSION,
@@ -24,7 +32,7 @@ import { BODY_LIMIT } from './body-limit.ts';
 import { HttpError, badRequest, forbidden } from './http-error.ts';
 import { JsonText } from './json-text.ts';
 import { API_HEADERS } from './security-headers.ts';
-import { fieldsSent, withoutFields } from './spec-only.ts';
+import { fieldsSent, withoutFields, withoutSentFields } from './spec-only.ts';
 import { refuseTokenInUrl } from './token-in-url.ts';
 import { queryStringOf } from './url-parts.ts';
 
@@ -60,6 +68,11 @@ export interface RouteContext<K extends OperationName> {
   params: Record<string, string>;
   query: QueryOf<K>;
   body: BodyOf<K>;
+  /**
+   * Body fields left out, never stored (SECURITY.md 17), answered in `X-Ignored-Fields`. A handler
+   * adds those only it can tell apart (custom fields the account does not define).
+   */
+  ignored: string[];
   request: FastifyRequest;
 }
 
@@ -113,7 +126,7 @@ export function defineRoute<K extends OperationName>(
   const isWrite = operation.method !== 'GET';
   const invalidatesAuth = isWrite && changesAuth(name);
   const parseQuery = formParser('query' in operation ? operation.query : NO_FIELDS);
-  const parseBody = formParser('body' in operation ? operation.body : NO_FIELDS);
+  const parseBodyFields = bodyParser('body' in operation ? operation.body : NO_FIELDS);
   app.route({
     method: operation.method,
     url: `/api/2${operation.path}`,
@@ -132,17 +145,16 @@ export function defineRoute<K extends OperationName>(
         authenticated instanceof Promise ? await authenticated : authenticated;
       const queryString = queryStringOf(request.url);
       const search = queryString === '' ? null : new URLSearchParams(queryString);
-      const accountIds = search?.getAll(ACCOUNT_ID_PARAM) ?? [];
-      if (accountIds.length > 1)
-        throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, but it takes one value`);
+      // Spec §4.8: `account_id` comes in the query; clients that send every field in the body
+      // send it there too. Read before the body's own fields, as it chooses the account.
+      const sent = request.isMultipart() ? await readMultipart(request) : bodyOf(request);
+      const fromBody = sent ? takeField(sent, ACCOUNT_ID_PARAM) : null;
+      const accountId = requestedAccountId([
+        ...(search?.getAll(ACCOUNT_ID_PARAM) ?? []),
+        ...(fromBody?.values ?? []),
+      ]);
       search?.delete(ACCOUNT_ID_PARAM);
-      const resolved = resolveAccount(
-        deps,
-        principal,
-        name,
-        accountIds[0] ?? null,
-        Boolean(rule.global),
-      );
+      const resolved = resolveAccount(deps, principal, name, accountId, Boolean(rule.global));
       const account = resolved instanceof Promise ? await resolved : resolved;
       if (!rule.anyOf.some((permission) => can(principal, permission))) {
         throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
@@ -153,14 +165,15 @@ export function defineRoute<K extends OperationName>(
       }
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search?.size ? search : null);
-      // Spec §4: GET and DELETE take no body; fields sent to a DELETE are refused, not ignored.
-      const form = request.isMultipart() ? await readMultipart(request) : urlencodedBody(request);
-      if (hiddenFields.length > 0) {
-        const refused = fieldsSent(form, hiddenFields);
-        if (refused.length > 0)
-          throw badRequest(`Unknown field${refused.length > 1 ? 's' : ''}: ${refused.join(', ')}`);
-      }
-      const body = parseBody(form);
+      // Spec §4: GET and DELETE take no body; fields sent to them are ignored, as unknown ones are.
+      // With EXTENSIONS=off an extension field is unknown too (http/spec-only.ts).
+      const source = fromBody?.rest ?? null;
+      const hiddenSent = fieldsSent(source, hiddenFields);
+      const decoded = parseBodyFields(hiddenSent.length > 0 ? withoutSentFields(source, hiddenSent) : source);
+      const body = decoded.body;
+      const ignored = [...hiddenSent, ...decoded.ignored];
+      // Named on an error answer too (headers set here survive the error handler).
+      if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
       const params = request.params as Record<string, string>;
       // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
       if (Object.values(params).some((value) => value.includes('\0')))
@@ -174,6 +187,7 @@ export function defineRoute<K extends OperationName>(
           params,
           query: 'query' in operation ? query : undefined,
           body: 'body' in operation ? body : undefined,
+          ignored,
           request,
         }) as RouteContext<K>;
 
@@ -220,6 +234,7 @@ export function defineRoute<K extends OperationName>(
       }
       reply.headers(API_HEADERS);
       if (deps.config.extensions) setRateHeaders(reply, charge, payer.allowance);
+      if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
       if (result instanceof JsonText) return reply.type(JSON_TYPE).send(result.text);
       return reply.send(DATA_ENVELOPE.has(name) ? { data: result } : result);
     },
@@ -241,10 +256,83 @@ function formParser<S extends z.ZodType>(schema: S): (source: FormSource | null)
   };
 }
 
-/** Urlencoded bodies arrive as URLSearchParams (app.ts); multipart fields are read by readMultipart. */
-function urlencodedBody(request: FastifyRequest): FormSource | null {
-  return request.body instanceof URLSearchParams ? request.body : null;
+/**
+ * Decodes a body (null: none sent) or refuses it with 400. Fields it does not take are left out and
+ * named (parseBody); what an empty body decodes to is worked out once per route.
+ */
+function bodyParser<S extends z.ZodType>(
+  schema: S,
+): (source: BodySource | null) => { body: z.output<S>; ignored: string[] } {
+  const parsedEmpty = parseBody(schema, []);
+  return (source) => {
+    if (source === null && parsedEmpty.success)
+      return { body: { ...(parsedEmpty.data as object) } as z.output<S>, ignored: [] };
+    const parsed = parseBody(schema, source ?? []);
+    if (!parsed.success) {
+      const named: Record<string, string> =
+        parsed.ignored.length > 0 ? { [IGNORED_FIELDS_HEADER]: ignoredFieldsHeader(parsed.ignored) } : {};
+      throw new HttpError(400, parsed.message, named);
+    }
+    return { body: parsed.data, ignored: parsed.ignored };
+  };
 }
+
+/**
+ * Urlencoded bodies arrive as URLSearchParams and JSON bodies as JsonBody (app.ts); multipart
+ * fields are read by readMultipart.
+ */
+function bodyOf(request: FastifyRequest): BodySource | null {
+  const body = request.body;
+  return body instanceof URLSearchParams || body instanceof JsonBody ? body : null;
+}
+
+/**
+ * Spec §4.8's `account_id`, from the query and the body: one account, however often it is named
+ * (an empty value names none). Two different ones are refused.
+ */
+function requestedAccountId(values: readonly unknown[]): string | null {
+  let chosen: string | null = null;
+  for (const value of values) {
+    if (value === '' || value === null) continue;
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw badRequest(`${ACCOUNT_ID_PARAM}: is not an account identifier`);
+    const text = String(value);
+    if (chosen !== null && canonicalAccountId(chosen) !== canonicalAccountId(text))
+      throw badRequest(`${ACCOUNT_ID_PARAM}: given more than once, naming different accounts`);
+    chosen = text;
+  }
+  return chosen;
+}
+
+/** Equal ids compare equal however written (`7`, `07`); anything else compares as text. */
+function canonicalAccountId(text: string): string {
+  return /^\d{1,12}$/.test(text) ? String(Number(text)) : text;
+}
+
+/** SECURITY.md 17: the body fields a write left out, so that a developer can see them. */
+export const IGNORED_FIELDS_HEADER = 'x-ignored-fields';
+const IGNORED_FIELDS_SHOWN = 50;
+const IGNORED_NAME_MAX_LENGTH = 100;
+
+/**
+ * The ignored names separated by ", ". A name keeps its printable ASCII; a space, a comma, `%`,
+ * `"` and anything else are percent-encoded as UTF-8 (so any name makes a valid header, and a comma
+ * in a name cannot split it); an empty name shows as `""`. Bounded: at most 50 names of at most 100
+ * characters, then `…` (as `%E2%80%A6`, to stay ASCII).
+ */
+function ignoredFieldsHeader(names: readonly string[]): string {
+  const shown = names.slice(0, IGNORED_FIELDS_SHOWN).map((name) => {
+    if (name === '') return '""';
+    const cut = [...name].slice(0, IGNORED_NAME_MAX_LENGTH).join('');
+    return cut.toWellFormed().replace(HEADER_UNSAFE, encodeURIComponent) + (cut.length < name.length ? ELLIPSIS : '');
+  });
+  if (names.length > IGNORED_FIELDS_SHOWN) shown.push(ELLIPSIS);
+  return shown.join(', ');
+}
+
+/** Every character but printable ASCII other than `,`, `%` and `"` (pairs of surrogates whole). */
+const HEADER_UNSAFE = /[^\x21-\x7e]|[,%"]/gu;
+const ELLIPSIS = '%E2%80%A6';
 
 /**
  * Multipart is streamed past Fastify's body limit, so the limit is enforced here (SECURITY.md 21):

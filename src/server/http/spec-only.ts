@@ -1,12 +1,12 @@
-import type { FormSource } from '../../api/form-encoding.ts';
+import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
 
 /**
  * `EXTENSIONS=off` (issue 15): the reference server offers exactly spec v2. Each extension checks
  * the flag where it is registered or emitted:
  * - operations marked `extension` in src/api/operations.ts are not registered (define-route.ts),
  *   so they answer the spec's 404;
- * - the fields of EXTENSION_FIELDS (operations.ts) are left out of answers and refused in bodies
- *   (define-route.ts, with the helpers below);
+ * - the fields of EXTENSION_FIELDS (operations.ts) are left out of answers and, in bodies, treated
+ *   as unknown fields are: ignored and named in X-Ignored-Fields (define-route.ts, helpers below);
  * - no `X-RateLimit-*` headers; a 429 keeps `Retry-After`, standard HTTP (define-route.ts);
  * - no CORS, no `/config.json`, no RFC 8414 metadata, no sign-out with an access token, and
  *   OAuth clients are confidential only (routes/oauth.routes.ts, cli.ts).
@@ -26,12 +26,25 @@ export function withoutFields<T>(result: T, fields: readonly string[]): T {
   return (copy ?? result) as T;
 }
 
-/** The names among `fields` that a form sends, in order; empty when none. */
-export function fieldsSent(source: FormSource | null, fields: readonly string[]): string[] {
-  if (source === null) return [];
-  const names =
-    source instanceof URLSearchParams || Symbol.iterator in source
-      ? [...(source as Iterable<readonly [string, string]>)].map(([name]) => name)
-      : Object.keys(source);
-  return [...new Set(names.filter((name) => fields.includes(name)))];
+/** The names among `fields` that a body sends, in order; empty when none. */
+export function fieldsSent(source: BodySource | null, fields: readonly string[]): string[] {
+  if (source === null || fields.length === 0) return [];
+  return [...new Set(namesOf(source).filter((name) => fields.includes(name)))];
+}
+
+/** The body without the given fields, in the form it came in. */
+export function withoutSentFields(source: BodySource | null, fields: readonly string[]): BodySource | null {
+  if (source === null) return null;
+  if (source instanceof JsonBody)
+    return new JsonBody(Object.fromEntries(Object.entries(source.fields).filter(([name]) => !fields.includes(name))));
+  if (source instanceof URLSearchParams || Symbol.iterator in source)
+    return [...(source as Iterable<readonly [string, string]>)].filter(([name]) => !fields.includes(name));
+  return Object.fromEntries(Object.entries(source).filter(([name]) => !fields.includes(name)));
+}
+
+function namesOf(source: BodySource): string[] {
+  if (source instanceof JsonBody) return Object.keys(source.fields);
+  return source instanceof URLSearchParams || Symbol.iterator in source
+    ? [...(source as Iterable<readonly [string, string]>)].map(([name]) => name)
+    : Object.keys(source);
 }

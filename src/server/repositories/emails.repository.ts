@@ -91,3 +91,17 @@ export async function countEmailsOfContact(
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Deletes some addresses of the account (a contact's, when a PUT sets its `emails`). */
+export async function deleteEmailsByIds(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('emails')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+}

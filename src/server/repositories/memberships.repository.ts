@@ -109,3 +109,17 @@ export async function listNamesOfContact(
     .execute();
   return rows.map((row) => row.name);
 }
+
+/** Deletes some memberships of the account (a contact's, when a PUT sets its `lists`). */
+export async function deleteMembershipsByIds(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('memberships')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+}

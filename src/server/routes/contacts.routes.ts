@@ -19,7 +19,7 @@ export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): voi
     listContacts(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.query),
   );
   defineRoute(app, deps, 'contacts.create', (ctx) =>
-    createContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body),
+    createContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.ignored),
   );
   defineRoute(app, deps, 'contacts.update', (ctx) =>
     updateContact(
@@ -28,6 +28,7 @@ export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): voi
       ctx.principal,
       ctx.params.id ?? '',
       ctx.body,
+      ctx.ignored,
     ),
   );
   defineRoute(app, deps, 'contacts.delete', async (ctx) => {

@@ -31,6 +31,7 @@ import {
   findContactWithFieldsById,
   findContactWithFieldsByRef,
   insertContact,
+  lockContactRow,
   parseServiceId,
   updateContact as updateContactRow,
   type ContactFilter,
@@ -42,8 +43,15 @@ import {
   writeValues,
   type CustomFieldRow,
 } from '../repositories/custom-fields.repository.ts';
-import { emailKey, findEmailsByAddresses, insertEmails } from '../repositories/emails.repository.ts';
 import {
+  deleteEmailsByIds,
+  emailKey,
+  findEmailsByAddresses,
+  insertEmails,
+  updateEmail as updateEmailRow,
+} from '../repositories/emails.repository.ts';
+import {
+  deleteMembershipsByIds,
   findListsByNames,
   insertMemberships,
   listNamesOfContact,
@@ -415,6 +423,8 @@ interface NewContact {
   emails: readonly string[];
   lists: readonly string[];
   custom: [string, string][];
+  /** Receives the custom keys that name no field of the account (SECURITY.md 17). */
+  ignored: string[];
 }
 
 async function createNewContact(
@@ -448,7 +458,7 @@ async function createNewContact(
   assertListsManageable(principal, listNames);
 
   const fields = await findFieldsByAccount(db, account.id);
-  const values = resolveCustomValues(fields, input.custom, metadataLimit(principal));
+  const values = resolveCustomValues(fields, input.custom, metadataLimit(principal), input.ignored);
 
   const names = {
     firstname: input.firstname ?? '',
@@ -495,12 +505,16 @@ async function createNewContact(
   }
 }
 
-/** Spec §4.1 create: at least one address; repeated `lists` make memberships; custom fields by key. */
+/**
+ * Spec §4.1 create: at least one address; repeated `lists` make memberships; custom fields by key.
+ * Keys that name no custom field of the account are added to `ignored`.
+ */
 export function createContact(
   db: Kysely<Database>,
   account: AccountRow,
   principal: Principal,
   body: ContactCreate,
+  ignored: string[] = [],
 ): Promise<Contact> {
   return createNewContact(db, account, principal, {
     ccid: body.ccid ?? null,
@@ -510,12 +524,15 @@ export function createContact(
     emails: body.emails,
     lists: body.lists ?? [],
     custom: customEntries(body),
+    ignored,
   });
 }
 
 /**
- * Spec §4.1 update: only the supplied fields change (§1 rule 6). On a ccid-enabled account a PUT
- * to a ccid that does not exist creates that contact (rule 1).
+ * Spec §4.1 update: only the supplied fields change (§1 rule 6), `emails` and `lists` included
+ * ("any contact fields"), which set the whole array (replaceAddresses, replaceMemberships). On a
+ * ccid-enabled account a PUT to a ccid that does not exist creates that contact (rule 1). Keys that
+ * name no custom field of the account are added to `ignored`.
  */
 export async function updateContact(
   db: Kysely<Database>,
@@ -523,6 +540,7 @@ export async function updateContact(
   principal: Principal,
   ref: string,
   body: ContactUpdate,
+  ignored: string[] = [],
 ): Promise<Contact> {
   const row = await findContactByRef(db, account, ref);
   if (!row) {
@@ -541,17 +559,21 @@ export async function updateContact(
       emails: body.emails,
       lists: body.lists ?? [],
       custom: customEntries(body),
+      ignored,
     });
   }
 
   await assertContactManageable(db, principal, row.id);
-  if (body.emails !== undefined) {
-    throw badRequest("emails: an existing contact's addresses change through /emails/ (spec §4.2)");
-  }
-  if (body.lists !== undefined) {
-    throw badRequest(
-      "lists: an existing contact's memberships change through /membership/ (spec §4.3)",
-    );
+  if (body.emails !== undefined || body.lists !== undefined) {
+    // A concurrent DELETE /emails/ must not see the addresses this PUT is replacing (emails.service).
+    await lockContactRow(db, row.id);
+    const current = await reload(db, account.id, row.id);
+    try {
+      if (body.emails !== undefined) await replaceAddresses(db, account, current, body.emails);
+      if (body.lists !== undefined) await replaceMemberships(db, account, principal, current, body.lists);
+    } catch (error) {
+      throw translateUniqueViolation(error);
+    }
   }
   const patch: Partial<Pick<ContactRow, 'ccid' | 'firstname' | 'surname' | 'notes'>> = {};
   if (body.ccid !== undefined && body.ccid !== row.ccid) {
@@ -571,7 +593,7 @@ export async function updateContact(
 
   const custom = customEntries(body);
   const fields = await findFieldsByAccount(db, account.id);
-  const values = resolveCustomValues(fields, custom, metadataLimit(principal));
+  const values = resolveCustomValues(fields, custom, metadataLimit(principal), ignored);
   try {
     await writeValues(db, row.id, values);
     const loaded = await reload(db, account.id, row.id);
@@ -588,6 +610,91 @@ export async function updateContact(
   } catch (error) {
     throw translateUniqueViolation(error);
   }
+}
+
+/**
+ * `emails` in a PUT sets the contact's addresses, as repeated `permissions` set an administrator's
+ * (spec §4.6): an address that stays (in any case) keeps its id and settings, the others are
+ * deleted, new ones are added under the same rules as POST /emails/. The schema keeps at least one.
+ */
+async function replaceAddresses(
+  db: Kysely<Database>,
+  account: AccountRow,
+  contact: ContactWithChildren,
+  requested: readonly string[],
+): Promise<void> {
+  const wanted = uniqueOrThrow(requested, 'emails', emailKey);
+  const current = new Map(contact.emails.map((email) => [emailKey(email.email), email]));
+  const wantedKeys = new Set(wanted.map(emailKey));
+  const added = wanted.filter((address) => !current.has(emailKey(address)));
+  assertAddressesAllowed(account, added);
+  await assertAddressesFree(db, account, added);
+  await deleteEmailsByIds(
+    db,
+    account.id,
+    contact.emails.filter((email) => !wantedKeys.has(emailKey(email.email))).map((email) => email.id),
+  );
+  for (const address of wanted) {
+    // The same address spelled otherwise (spec §2.2 ignores case) is kept, spelled as sent.
+    const kept = current.get(emailKey(address));
+    if (kept && kept.email !== address) await updateEmailRow(db, account.id, kept.id, { email: address });
+  }
+  await insertEmails(
+    db,
+    added.map((email) => ({
+      account_id: account.id,
+      contact_id: contact.row.id,
+      email,
+      email_key: emailKey(email),
+    })),
+  );
+}
+
+/**
+ * `lists` in a PUT sets the contact's memberships: one on a list that stays keeps its id and digest,
+ * the others are deleted, new ones are added. A list-limited key (spec §2.6) changes only the
+ * memberships of its own lists; those it cannot see are not its to keep or remove.
+ */
+async function replaceMemberships(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  contact: ContactWithChildren,
+  requested: readonly string[],
+): Promise<void> {
+  const wanted = uniqueOrThrow(requested, 'lists');
+  const visible = listLimit(principal);
+  const current = contact.memberships.filter(
+    (membership) => visible === null || visible.has(membership.list_name),
+  );
+  const currentNames = new Set(current.map((membership) => membership.list_name));
+  const wantedNames = new Set(wanted);
+  const added = wanted.filter((name) => !currentNames.has(name));
+  // Before the lookup: a limited key learns nothing of which other lists exist.
+  assertListsManageable(principal, added);
+  const found = new Map(
+    (await findListsByNames(db, account.id, added)).map((list) => [list.name, list.id]),
+  );
+  const unknownLists = added.filter((name) => !found.has(name));
+  if (unknownLists.length > 0) {
+    throw badRequest(
+      `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
+    );
+  }
+  await deleteMembershipsByIds(
+    db,
+    account.id,
+    current.filter((membership) => !wantedNames.has(membership.list_name)).map((m) => m.id),
+  );
+  await insertMemberships(
+    db,
+    added.map((name) => ({
+      account_id: account.id,
+      contact_id: contact.row.id,
+      list_id: found.get(name) as number,
+      digest: null,
+    })),
+  );
 }
 
 /** Spec §4.1 delete: the contact's addresses, memberships and custom values go with it. */

@@ -82,27 +82,28 @@ export async function listCustomFields(
 
 /**
  * Turns the custom keys of a contact write into field id → value. Keys may use a field's identifier
- * or its name (spec §2.1); a field the account does not define is refused (mass assignment), one
+ * or its name (spec §2.1); a key that names no field of the account is no contact field at all, so
+ * it is left out and added to `ignored` (SECURITY.md 17: never stored, named in the answer); one
  * outside the key's limit_metadata is forbidden (spec §2.6).
  */
 export function resolveCustomValues(
   fields: readonly CustomFieldRow[],
   extras: ReadonlyArray<readonly [string, string]>,
   limit: ReadonlySet<string> | null,
+  ignored: string[],
 ): Map<number, string> {
   const byIdentifier = new Map(
     fields.filter((f) => f.identifier !== null).map((f) => [f.identifier, f]),
   );
   const byName = new Map(fields.map((f) => [f.name, f]));
-  const unknown = extras
-    .map(([key]) => key)
-    .filter((key) => !byIdentifier.has(key) && !byName.has(key));
-  if (unknown.length > 0)
-    throw badRequest(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
 
   const values = new Map<number, string>();
   for (const [key, value] of extras) {
-    const field = (byIdentifier.get(key) ?? byName.get(key)) as CustomFieldRow;
+    const field = byIdentifier.get(key) ?? byName.get(key);
+    if (!field) {
+      ignored.push(key);
+      continue;
+    }
     if (!isFieldVisible(field, limit))
       throw forbidden(`This key is limited to other custom fields: it cannot write ${key}`);
     if (values.has(field.id))

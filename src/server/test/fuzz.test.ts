@@ -15,7 +15,7 @@ import {
 import { describeEachDialect, startTestServer, type TestServer } from './harness.ts';
 
 /**
- * SECURITY.md 21: random form bodies, queries and path segments on every operation of the contract
+ * SECURITY.md 21: random form and JSON bodies, queries and path segments on every operation of the contract
  * never yield a 500, always a JSON body, and every error is exactly `{is_error: true, message}`.
  * Keys are drawn from the operation's schema and from junk, values from the seeded objects, from
  * edge cases (empty, huge, NUL, numbers that are not ids) and from random Unicode; keys repeat.
@@ -39,7 +39,8 @@ interface FuzzRequest {
     | { kind: 'random'; entries: Entries }
     | { kind: 'valid-plus'; entries: Entries }
     | { kind: 'valid-replaced'; index: number; value: string };
-  multipart: boolean;
+  /** How the body travels: urlencoded, multipart, or JSON (issue 16 §2: real clients send JSON). */
+  encoding: 'urlencoded' | 'multipart' | 'json';
   globalWithAccount: boolean;
 }
 
@@ -139,7 +140,7 @@ function requestArbitrary(name: OperationName, seed: AccountSeed): fc.Arbitrary<
     pathId,
     query,
     body: operation.method === 'GET' ? random(none) : body,
-    multipart: fc.boolean(),
+    encoding: fc.constantFrom('urlencoded', 'multipart', 'json'),
     globalWithAccount: fc.boolean(),
   });
 }
@@ -159,6 +160,22 @@ function bodyEntries(body: FuzzRequest['body'], valid: Entries): Entries {
     case 'valid-replaced':
       return valid.map(([key, old], i): [string, string] => [key, i === body.index % Math.max(1, valid.length) ? body.value : old]);
   }
+}
+
+/**
+ * The entries as a JSON object: a repeated key becomes an array, and text that reads as a number, a
+ * boolean or null sometimes travels as one, as JSON clients send them.
+ */
+function jsonBody(entries: Entries): string {
+  const fields = new Map<string, unknown[]>();
+  for (const [key, value] of entries) fields.set(key, [...(fields.get(key) ?? []), asJsonValue(value)]);
+  return JSON.stringify(Object.fromEntries([...fields].map(([key, values]) => [key, values.length === 1 ? values[0] : values])));
+}
+
+function asJsonValue(text: string): unknown {
+  if (text === 'true' || text === 'null') return JSON.parse(text) as unknown;
+  if (/^-?\d{1,15}$/.test(text) && text.length % 2 === 0) return Number(text);
+  return text;
 }
 
 function multipartBody(entries: Entries, boundary: string): string {
@@ -203,9 +220,11 @@ describeEachDialect('fuzzing every operation (SECURITY.md 21)', (dialect) => {
             key: useGlobal ? server.globalKey : key,
             ...(operation.method === 'GET'
               ? {}
-              : input.multipart
+              : input.encoding === 'multipart'
                 ? { body: multipartBody(entries, boundary), contentType: `multipart/form-data; boundary=${boundary}` }
-                : { body: new URLSearchParams(entries).toString(), contentType: 'application/x-www-form-urlencoded' }),
+                : input.encoding === 'json'
+                  ? { body: jsonBody(entries), contentType: 'application/json' }
+                  : { body: new URLSearchParams(entries).toString(), contentType: 'application/x-www-form-urlencoded' }),
           });
           const what = `${operation.method} ${url.slice(0, 200)} → ${response.status} ${response.body.slice(0, 300)}`;
           expect(response.status, what).toBeLessThan(500);
