@@ -16,7 +16,7 @@ import {
   type AdministratorFormValues,
   type AdministratorKind,
 } from '../model/administrator-form.ts';
-import { cidrWarning } from '../model/cidr-warning.ts';
+import { cidrUncheckedNote, cidrWarning } from '../model/cidr-warning.ts';
 import { LimitMetadataPicker } from './limit-metadata-picker.tsx';
 import { LinesField } from './lines-field.tsx';
 import {
@@ -47,7 +47,8 @@ const LIMIT_PERMISSIONS = new Set(['limit_lists', 'limit_metadata']);
  * The inputs of an administrator, shared by create and edit (spec §2.6). Spec §9 rule 3: only the
  * fields of the administrator's API version appear (model/administrator-form.ts). The limits
  * appear only while their permission is on. The `cidr` warns, as it is typed, when it would shut
- * out the address in use (where the server tells it, api/caller-queries.ts).
+ * out the address in use (where the server tells it, api/caller-queries.ts), and says when that
+ * address is unknown (a server without the `caller.get` extension).
  */
 export function AdministratorForm({
   accountId,
@@ -71,7 +72,10 @@ export function AdministratorForm({
   const fields = versionFields(kind);
   const cidr = useWatch({ control: form.control, name: 'cidr' });
   const callerAddress = useQuery({ ...callerQueries.address(), enabled: fields.cidr });
-  const warning = fields.cidr ? cidrWarning(cidr, callerAddress.data ?? null) : null;
+  const caller = fields.cidr ? callerAddress.data : undefined;
+  // The warning when the range shuts out the address in use; a note when that address is unknown.
+  const warning = caller ? cidrWarning(cidr, caller.address) : null;
+  const unchecked = caller?.address === null ? cidrUncheckedNote(cidr, caller.supported) : null;
   const [serverError, setServerError] = useState<unknown>(null);
 
   const submit = form.handleSubmit(async (values) => {
@@ -167,7 +171,7 @@ export function AdministratorForm({
           <div className="field">
             <label htmlFor={`${id}-cidr`}>IP restriction (CIDR)</label>
             <input
-              {...fieldProps('cidr', errors.cidr, warning !== null)}
+              {...fieldProps('cidr', errors.cidr, warning !== null || unchecked !== null)}
               autoComplete="off"
               spellCheck={false}
               {...form.register('cidr')}
@@ -179,6 +183,11 @@ export function AdministratorForm({
               {warning && (
                 <p id={`${id}-cidr-warning`} className="notice warning">
                   {warning}
+                </p>
+              )}
+              {unchecked && (
+                <p id={`${id}-cidr-warning`} className="hint">
+                  {unchecked}
                 </p>
               )}
             </div>

@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { carriesField } from '../../../lib/extensions.ts';
 import { administratorQueries } from '../api/administrator-queries.ts';
 import { keyExpiryStatus, useKeyExpiry } from '../lib/key-expiry.ts';
 import { summarizePermissions } from '../model/permissions.ts';
@@ -36,8 +37,12 @@ export function AdministratorsTable({
     null,
   );
   const on = (action: Action) => (acting?.action === action ? acting.administrator : null);
-  const serverReportsExpiry =
-    administrators.data?.some((administrator) => administrator.key_expiry !== undefined) ?? false;
+  // The `key_expiry` extension (lib/extensions.ts): only administrators with keys carry it, and
+  // an API key administrator always has one, so keys without it mean a server without it.
+  const serverReportsExpiry = carriesField(administrators.data, 'key_expiry');
+  const expiryUnreported =
+    !serverReportsExpiry &&
+    (administrators.data?.some((administrator) => isKey(administrator)) ?? false);
   const done = () => setActing(null);
 
   let content;
@@ -86,6 +91,12 @@ export function AdministratorsTable({
         </button>
       </div>
       {content}
+      {expiryUnreported && (
+        <p className="hint">
+          This server does not say when API keys expire: the Key expiry column shows only keys
+          retrieved in this tab.
+        </p>
+      )}
       <CreateAdministratorDialog
         accountId={accountId}
         groupLevel={groupLevel}

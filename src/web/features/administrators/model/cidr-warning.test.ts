@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cidrWarning } from './cidr-warning.ts';
+import { cidrUncheckedNote, cidrWarning } from './cidr-warning.ts';
 
 describe('cidrWarning', () => {
   it('warns while the range typed excludes the address in use', () => {
@@ -31,5 +31,17 @@ describe('cidrWarning', () => {
     expect(cidrWarning('10.0.', '127.0.0.1')).toBeNull();
     expect(cidrWarning('10.0.0.0/33', '127.0.0.1')).toBeNull();
     expect(cidrWarning('10.0.0.0/8', null)).toBeNull();
+  });
+});
+
+describe('cidrUncheckedNote', () => {
+  it('says the range cannot be checked, and why, once one is typed', () => {
+    expect(cidrUncheckedNote('10.0.0.0/8', false)).toMatch(
+      /^This server does not tell the dashboard which address it sees you from, so 10\.0\.0\.0\/8 cannot be checked/,
+    );
+    expect(cidrUncheckedNote(' 10.0.0.0/8 ', true)).toMatch(
+      /^The server did not say which address/,
+    );
+    expect(cidrUncheckedNote('  ', false)).toBeNull();
   });
 });

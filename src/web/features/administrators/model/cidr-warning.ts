@@ -11,3 +11,16 @@ export function cidrWarning(cidr: string, address: string | null): string | null
   if (cidrIncludes(range, address) !== false) return null;
   return `${range} excludes ${address}, the address you are using now: this administrator’s API keys would not work from here.`;
 }
+
+/**
+ * What the `cidr` field says instead when the address in use is unknown: a range is typed, but
+ * the server does not offer the `caller.get` extension (`supported` false, lib/extensions.ts) or
+ * did not answer it. null without a range.
+ */
+export function cidrUncheckedNote(cidr: string, supported: boolean): string | null {
+  const range = cidr.trim();
+  if (range === '') return null;
+  return supported
+    ? `The server did not say which address it sees you from, so ${range} cannot be checked against it: make sure it includes your address.`
+    : `This server does not tell the dashboard which address it sees you from, so ${range} cannot be checked against it: make sure it includes your address.`;
+}

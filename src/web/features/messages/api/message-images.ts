@@ -1,8 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, RateLimitedError } from '../../../../api/errors.ts';
+import { RateLimitedError } from '../../../../api/errors.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
+import { isMissingOperation } from '../../../lib/extensions.ts';
 import { messageQueries } from './message-queries.ts';
 
 /** Image requests in flight at once. */
@@ -43,7 +44,7 @@ export function messageImagesQuery(accountId: AccountId, messageId: Id, urls: re
           } catch (error) {
             if (error instanceof RateLimitedError) throw error;
             // No such route: a server without the extension (the message itself was just read).
-            if (error instanceof ApiError && (error.status === 404 || error.status === 405)) {
+            if (isMissingOperation(error)) {
               unsupported = true;
               return;
             }
