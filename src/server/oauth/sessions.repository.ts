@@ -74,3 +74,8 @@ export async function deleteExpiredSessions(db: Kysely<Database>, nowIso: string
 export async function purgeExpiredLoginAttempts(db: Kysely<Database>, windowStart: number): Promise<void> {
   await db.deleteFrom('oauth_login_attempts').where('window_start', '<', windowStart).execute();
 }
+
+/** SECURITY.md 32: a password change signs the administrator out of every browser. */
+export async function deleteAdministratorSessions(db: Kysely<Database>, administratorId: number): Promise<void> {
+  await db.deleteFrom('oauth_sessions').where('administrator_id', '=', administratorId).execute();
+}

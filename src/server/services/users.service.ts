@@ -25,6 +25,7 @@ import {
   usernameTaken,
 } from '../repositories/users.repository.ts';
 import { issueKey } from './provisioning.service.ts';
+import { endWhatNoLongerHolds } from './sign-in-revocation.service.ts';
 
 /**
  * Spec §4.6. `scope` is the account whose administrators the request works on, or null for the
@@ -152,7 +153,11 @@ export async function updateUser(
   if (fields.limit_lists !== undefined) changes.limit_lists = JSON.stringify(fields.limit_lists);
   if (Object.keys(changes).length === 0) return oneWithKeyExpiry(db, row);
   try {
-    return await oneWithKeyExpiry(db, await updateAdministratorRow(db, row.id, changes));
+    // In the route's transaction: the new password or permissions and the end of what they no
+    // longer allow commit together.
+    const updated = await updateAdministratorRow(db, row.id, changes);
+    await endWhatNoLongerHolds(db, updated, { passwordChanged: changes.password_hash !== undefined });
+    return await oneWithKeyExpiry(db, updated);
   } catch (error) {
     if (isUniqueViolation(error) && fields.username !== undefined)
       throw usernameInUse(fields.username);
