@@ -49,6 +49,17 @@ export async function chargeLoginAttempt(db: Kysely<Database>, throttleKey: stri
   return Number(row.attempts);
 }
 
+/** A successful sign-in is not a failure: it takes its own charge back. */
+export async function refundLoginAttempt(db: Kysely<Database>, throttleKey: string, windowStart: number): Promise<void> {
+  await db
+    .updateTable('oauth_login_attempts')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+    .where('throttle_key', '=', throttleKey)
+    .where('window_start', '=', windowStart)
+    .where('attempts', '>', 0)
+    .execute();
+}
+
 export async function clearLoginAttempts(db: Kysely<Database>, throttleKey: string): Promise<void> {
   await db.deleteFrom('oauth_login_attempts').where('throttle_key', '=', throttleKey).execute();
 }
