@@ -25,6 +25,13 @@ import {
   usernameTaken,
 } from '../repositories/users.repository.ts';
 import { issueKey } from './provisioning.service.ts';
+import {
+  assertKeepsSuperadmin,
+  assertMayGivePassword,
+  assertWithinCaller,
+  keyExpiryWithinCaller,
+  powersOfRow,
+} from './administrator-bounds.ts';
 import { endWhatNoLongerHolds } from './sign-in-revocation.service.ts';
 
 /**
@@ -62,9 +69,16 @@ export async function getUser(
 export async function createUserAdministrator(
   db: Kysely<Database>,
   scope: UserScope,
+  principal: Principal,
   input: AdministratorCreate,
 ): Promise<Administrator> {
   if (input.description !== undefined) throw versionTwoOnly('description');
+  assertWithinCaller(principal, {
+    permissions: input.permissions ?? [],
+    limitLists: input.limit_lists ?? [],
+    limitMetadata: input.limit_metadata ?? [],
+  });
+  if (input.password !== undefined) assertMayGivePassword(principal);
   if (await usernameTaken(db, input.username)) throw usernameInUse(input.username);
   // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
   let row: AdministratorRow;
@@ -101,10 +115,13 @@ export async function createUserAdministrator(
 export async function updateUser(
   db: Kysely<Database>,
   scope: UserScope,
+  principal: Principal,
   idText: string,
   input: AdministratorUpdate,
 ): Promise<Administrator | RetrievedKey> {
   const row = await findUser(db, scope, idText);
+  // SECURITY.md 32: the caller reaches only administrators within what it has itself.
+  assertWithinCaller(principal, powersOfRow(row));
   const {
     get_key: getKey,
     expiry_months: expiryMonths,
@@ -120,7 +137,9 @@ export async function updateUser(
         `get_key: send it alone, or with expiry_months (not with ${others.join(', ')})`,
       );
     // The new key authenticates at once as this administrator, with its permissions.
-    const { key, expires_at } = await issueKey(db, row.id, expiryMonths);
+    const { key, expires_at } = await issueKey(db, row.id, expiryMonths, (requested) =>
+      keyExpiryWithinCaller(principal, requested),
+    );
     return { key, expiry: expires_at };
   }
 
@@ -134,6 +153,7 @@ export async function updateUser(
   }
   if (fields.password !== undefined) {
     if (!isPerson) throw badRequest('password: API keys do not sign in');
+    assertMayGivePassword(principal);
     changes.password_hash = await hashPassword(fields.password);
   }
   if (fields.description !== undefined) {
@@ -156,6 +176,8 @@ export async function updateUser(
     // In the route's transaction: the new password or permissions and the end of what they no
     // longer allow commit together.
     const updated = await updateAdministratorRow(db, row.id, changes);
+    assertWithinCaller(principal, powersOfRow(updated));
+    await assertKeepsSuperadmin(db, scope, row, updated);
     await endWhatNoLongerHolds(db, updated, { passwordChanged: changes.password_hash !== undefined });
     return await oneWithKeyExpiry(db, updated);
   } catch (error) {
@@ -176,7 +198,9 @@ export async function deleteUser(
   if (row.id === principal.administratorId) {
     throw badRequest('An administrator cannot delete itself: this request is made with its key');
   }
+  assertWithinCaller(principal, powersOfRow(row));
   await deleteAdministratorRow(db, row.id);
+  await assertKeepsSuperadmin(db, scope, row, null);
 }
 
 async function findUser(
