@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Permission } from '../../api/constants.ts';
 import { createApiKeyAdministrator } from '../services/provisioning.service.ts';
-import { describeEachDialect, startTestServer, type TestServer } from './harness.ts';
+import { describeEachDialect, startTestServer, type TestResponse, type TestServer } from './harness.ts';
 
 /**
  * SECURITY.md 32 (issue 16 finding 10): an account always keeps a superadmin; a key cannot make or
  * take over an administrator with more than it has (expiry, lists, permissions), itself included.
  */
+const messageOf = (response: TestResponse) => (response.json as { message: string }).message;
+const idOf = (response: TestResponse) => (response.json as { id: number }).id;
+
 describeEachDialect('What a key can make of administrators', (dialect) => {
   let server: TestServer;
 
@@ -32,7 +35,7 @@ describeEachDialect('What a key can make of administrators', (dialect) => {
 
     const demoted = await server.request('PUT', `/api/2/users/${only.id}/`, { ...asGlobal, form: { permissions: ['contact'] } });
     expect(demoted.status).toBe(400);
-    expect(demoted.json.message).toMatch(/^permissions: an account must keep at least one superadmin/);
+    expect(messageOf(demoted)).toMatch(/^permissions: an account must keep at least one superadmin/);
     expect((await server.request('DELETE', `/api/2/users/${only.id}/`, asGlobal)).status).toBe(400);
     // Nor through its own key: it cannot delete itself, and cannot demote itself either.
     expect((await server.request('PUT', `/api/2/users/${only.id}/`, { key: only.key, form: { permissions: ['contact'] } })).status).toBe(400);
@@ -52,26 +55,26 @@ describeEachDialect('What a key can make of administrators', (dialect) => {
 
     const forever = await server.request('PUT', `/api/2/users/${target.id}/`, { key: expiring.key, form: { get_key: true } });
     expect(forever.status).toBe(200);
-    expect(forever.json.expiry).toBe(expiring.expiresAt);
+    expect((forever.json as { expiry: string }).expiry).toBe(expiring.expiresAt);
     const longer = await server.request('PUT', `/api/2/users/${target.id}/`, { key: expiring.key, form: { get_key: true, expiry_months: 12 } });
-    expect(longer.json.expiry).toBe(expiring.expiresAt);
+    expect((longer.json as { expiry: string }).expiry).toBe(expiring.expiresAt);
     // Shorter than its own stays as asked (the 1-month key was made a moment earlier).
     const unexpired = await keyOf(server.account.id, ['superadmin'], { expiryMonths: 12 });
     const shorter = await server.request('PUT', `/api/2/users/${target.id}/`, { key: unexpired.key, form: { get_key: true, expiry_months: 1 } });
-    expect(Date.parse(shorter.json.expiry)).toBeLessThan(Date.parse(unexpired.expiresAt ?? ''));
+    expect(Date.parse((shorter.json as { expiry: string }).expiry)).toBeLessThan(Date.parse(unexpired.expiresAt ?? ''));
 
     const person = await server.request('POST', '/api/2/users/', {
       key: expiring.key,
       form: { username: 'forever@bounds.example', password: 'a long enough password' },
     });
     expect(person.status).toBe(403);
-    expect(person.json.message).toMatch(/^password: /);
+    expect(messageOf(person)).toMatch(/^password: /);
     // A key that never expires may.
     const allowed = await server.request('POST', '/api/2/users/', {
       form: { username: 'forever@bounds.example', password: 'a long enough password' },
     });
     expect(allowed.status).toBe(200);
-    expect((await server.request('PUT', `/api/2/users/${allowed.json.id}/`, { key: expiring.key, form: { password: 'another long password' } })).status).toBe(403);
+    expect((await server.request('PUT', `/api/2/users/${idOf(allowed)}/`, { key: expiring.key, form: { password: 'another long password' } })).status).toBe(403);
   });
 
   it('a global superadmin without the account permission cannot give it', async () => {
@@ -81,7 +84,7 @@ describeEachDialect('What a key can make of administrators', (dialect) => {
       form: { username: 'groupwide@bounds.example', permissions: ['superadmin', 'account'] },
     });
     expect(made.status).toBe(403);
-    expect(made.json.message).toMatch(/^permissions: .*account/);
+    expect(messageOf(made)).toMatch(/^permissions: .*account/);
     const fine = await server.request('POST', '/api/2/users/', {
       key: global.key,
       form: { username: 'groupwide@bounds.example', permissions: ['superadmin'] },
@@ -99,7 +102,7 @@ describeEachDialect('What a key can make of administrators', (dialect) => {
 
     const lifted = await server.request('PUT', `/api/2/users/${limited.id}/`, { ...as, form: { permissions: ['superadmin'] } });
     expect(lifted.status).toBe(403);
-    expect(lifted.json.message).toMatch(/^limit_lists: /);
+    expect(messageOf(lifted)).toMatch(/^limit_lists: /);
     expect((await server.request('PUT', `/api/2/users/${limited.id}/`, { ...as, form: { limit_lists: ['news', 'secret'] } })).status).toBe(403);
     // Narrowing itself is fine.
     expect((await server.request('PUT', `/api/2/users/${limited.id}/`, { ...as, form: { limit_lists: ['news'] } })).status).toBe(200);
@@ -116,6 +119,6 @@ describeEachDialect('What a key can make of administrators', (dialect) => {
     const wide = await keyOf(server.account.id, ['contact']);
     expect((await server.request('PUT', `/api/2/users/${wide.id}/`, { ...as, form: { get_key: true } })).status).toBe(403);
     expect((await server.request('DELETE', `/api/2/users/${wide.id}/`, as)).status).toBe(403);
-    expect((await server.request('PUT', `/api/2/users/${within.json.id}/`, { ...as, form: { firstname: 'Narrow' } })).status).toBe(200);
+    expect((await server.request('PUT', `/api/2/users/${idOf(within)}/`, { ...as, form: { firstname: 'Narrow' } })).status).toBe(200);
   });
 });
