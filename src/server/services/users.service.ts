@@ -79,7 +79,7 @@ export async function createUserAdministrator(
     limitMetadata: input.limit_metadata ?? [],
   });
   if (input.password !== undefined) assertMayGivePassword(principal);
-  if (await usernameTaken(db, input.username)) throw usernameInUse(input.username);
+  if (await usernameTaken(db, input.username)) throw usernameInUse();
   // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
   let row: AdministratorRow;
   try {
@@ -101,7 +101,7 @@ export async function createUserAdministrator(
       created: new Date().toISOString(),
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw usernameInUse(input.username);
+    if (isUniqueViolation(error)) throw usernameInUse();
     throw error;
   }
   return toAdministrator(row);
@@ -148,7 +148,7 @@ export async function updateUser(
   if (fields.username !== undefined) {
     if (!isPerson)
       throw badRequest('username: is not applicable to API version 2 keys (spec §9 rule 3)');
-    if (await usernameTaken(db, fields.username, row.id)) throw usernameInUse(fields.username);
+    if (await usernameTaken(db, fields.username, row.id)) throw usernameInUse();
     changes.username = fields.username;
   }
   if (fields.password !== undefined) {
@@ -182,7 +182,7 @@ export async function updateUser(
     return await oneWithKeyExpiry(db, updated);
   } catch (error) {
     if (isUniqueViolation(error) && fields.username !== undefined)
-      throw usernameInUse(fields.username);
+      throw usernameInUse();
     throw error;
   }
 }
@@ -217,8 +217,13 @@ async function findUser(
   return row;
 }
 
-function usernameInUse(username: string) {
-  return badRequest(`username: an administrator named ${username} already exists`);
+/**
+ * Usernames are unique across the installation (the sign-in page knows no account), so a taken
+ * one must be refused; the answer is the same whoever has it and says neither that it exists nor
+ * where (SECURITY.md 33): a tenant learns nothing it could not learn from its own list.
+ */
+function usernameInUse() {
+  return badRequest('username: cannot be used; choose another username');
 }
 
 function versionTwoOnly(field: string) {
