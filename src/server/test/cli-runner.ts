@@ -30,7 +30,7 @@ export function useCliDataDir(): {
   return { dataDir: () => dataDir, cli: (args, stdin = '') => runCli(dataDir, args, stdin) };
 }
 
-function runCli(dataDir: string, args: string[], stdin: string): Promise<CliResult> {
+export function runCli(dataDir: string, args: string[], stdin: string): Promise<CliResult> {
   return new Promise((resolve) => {
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
     const child = execFile(process.execPath, [CLI, ...args], { env }, (error, stdout, stderr) => {
