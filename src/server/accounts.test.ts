@@ -386,6 +386,25 @@ describeEachDialect('accounts (spec §2.7, §4.7)', (dialect) => {
       expect((await asGlobal('GET', url(created.id))).json).toEqual(full.json);
     });
 
+    // Issue 16 finding 9, spec §2.1: a contact without a ccid would be unreachable once enabled.
+    it('enables ccid only when every contact of the account has one', async () => {
+      const created = await createAccount({ name: 'ccid-later' });
+      const contacts = `/api/2/contacts/?account_id=${created.id}`;
+      const added = await asGlobal('POST', contacts, { form: { emails: ['noccid@example.org'] } });
+      expect(added.status).toBe(200);
+      const refused = await asGlobal('PUT', url(created.id), { form: { ccid: true } });
+      expect(refused.status).toBe(400);
+      expect(refused.json).toEqual({
+        is_error: true,
+        message: expect.stringMatching(/^ccid: 1 contact has no ccid/) as unknown,
+      });
+      expect((await asGlobal('GET', url(created.id))).json).toMatchObject({ ccid: false });
+      const id = (added.json as { id: number }).id;
+      expect((await asGlobal('PUT', `/api/2/contacts/${id}/?account_id=${created.id}`, { form: { ccid: 'C-1' } })).status).toBe(200);
+      expect((await asGlobal('PUT', url(created.id), { form: { ccid: true } })).status).toBe(200);
+      expect((await asGlobal('GET', `/api/2/contacts/C-1/?account_id=${created.id}`)).status).toBe(200);
+    });
+
     it('puts a new plan into effect at once (spec §8 rule 2)', async () => {
       const created = await createAccount({ name: 'plan', max_contacts: 10 });
       const listsUrl = `/api/2/lists/?account_id=${created.id}`;

@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
+import { withCauses } from './lib/error-chain.ts';
 import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
@@ -267,8 +268,10 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof HttpError || error instanceof Error
       ? error instanceof z.ZodError
         ? z.prettifyError(error)
-        : error.message
+        : withCauses(error)
       : String(error);
   console.log(JSON.stringify({ is_error: true, message }));
+  // Anything but a refused request is unexpected: its stack and causes go to stderr.
+  if (!(error instanceof HttpError) && !(error instanceof z.ZodError)) console.error(error);
   process.exitCode = 1;
 });

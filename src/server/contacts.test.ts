@@ -761,12 +761,18 @@ describeEachDialect('contacts under limit_metadata and limit_lists (spec §2.6)'
     expect(seen.lists.map((m) => m.list)).toEqual(['news']);
   });
 
-  it('forbids a list-limited key to add contacts to other lists', async () => {
+  // SECURITY.md 33 (issue 16 finding 8): a hidden list answers as a missing one.
+  it('answers a list-limited key adding contacts to other lists as for a missing list', async () => {
     const response = await server.request('POST', CONTACTS, {
       key: listsKey,
       form: { emails: [freshAddress()], lists: ['news', 'secret'] },
     });
-    expect(errorMessage(response, 403)).toMatch(/secret/);
+    expect(errorMessage(response, 400)).toBe('Unknown list: secret');
+    const missing = await server.request('POST', CONTACTS, {
+      key: listsKey,
+      form: { emails: [freshAddress()], lists: ['news', 'nosuchlist'] },
+    });
+    expect(errorMessage(missing, 400)).toBe('Unknown list: nosuchlist');
     const ok = await postContact(
       server,
       { emails: [freshAddress()], lists: ['news'] },
@@ -784,7 +790,8 @@ describeEachDialect('contacts under limit_metadata and limit_lists (spec §2.6)'
       key: listsKey,
       form: { firstname: 'Mallory' },
     });
-    expect(errorMessage(refused, 403)).toMatch(/secret/);
+    // Refused without naming the lists it cannot see (SECURITY.md 33).
+    expect(errorMessage(refused, 403)).not.toMatch(/secret/);
     expect(readContact(await server.request('GET', contactUrl(contact.id))).firstname).toBe(
       contact.firstname,
     );

@@ -555,15 +555,15 @@ describeEachDialect('lists (spec §2.4, §4.4)', (dialect) => {
       expect((await server.request('GET', url('theirs'), { key })).status).toBe(404);
     });
 
+    // SECURITY.md 33 (issue 16 finding 8): a list outside its limit answers as a missing one.
     it('cannot write other lists, nor create one outside its limit', async () => {
-      expect(
-        (await server.request('PUT', url('theirs'), { key, form: { description: 'x' } })).status,
-      ).toBe(403);
-      expect((await server.request('DELETE', url('theirs'), { key })).status).toBe(403);
-      expect(
-        (await server.request('PUT', url('nonexistent'), { key, form: { description: 'x' } }))
-          .status,
-      ).toBe(403);
+      const hidden = await server.request('PUT', url('theirs'), { key, form: { description: 'x' } });
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).not.toMatch(/theirs/);
+      expect((await server.request('DELETE', url('theirs'), { key })).status).toBe(404);
+      const missing = await server.request('PUT', url('nonexistent'), { key, form: { description: 'x' } });
+      expect(missing.status).toBe(404);
+      expect(missing.json).toEqual(hidden.json);
       expect((await create({ name: 'elsewhere' }, key)).status).toBe(403);
       expect(
         (await server.request('PUT', url('mine'), { key, form: { name: 'escape' } })).status,

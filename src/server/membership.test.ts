@@ -257,11 +257,19 @@ describeEachDialect('membership (spec §4.3)', (dialect) => {
         limitLists: ['news'],
       });
       const contact = await postContact(server, { emails: [freshAddress()], lists: ['secret'] });
-      const forbidden = await server.request('POST', MEMBERSHIP, {
+      // A hidden list answers as a missing one (SECURITY.md 33).
+      const onHidden = await server.request('POST', MEMBERSHIP, {
         key,
         form: { contact: contact.id, list: 'secret' },
       });
-      expect(forbidden.status).toBe(403);
+      const missing = await server.request('POST', MEMBERSHIP, {
+        key,
+        form: { contact: contact.id, list: 'nosuchlist' },
+      });
+      expect(onHidden.status).toBe(400);
+      expect(missing.status).toBe(400);
+      expect(onHidden.json).toEqual({ is_error: true, message: 'Unknown list: secret' });
+      expect(missing.json).toEqual({ is_error: true, message: 'Unknown list: nosuchlist' });
       const own = await join({ contact: contact.id, list: 'news' }, key);
       expect(own.list).toBe('news');
       // Memberships of other lists are invisible to it, for reads and writes alike.

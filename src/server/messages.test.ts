@@ -432,7 +432,12 @@ describeEachDialect('messages (spec §2.5, §4.5)', (dialect) => {
     });
 
     it('cannot send to other lists', async () => {
-      expect((await send({ list: 'news', content_plain: 'x' }, key)).status).toBe(403);
+      // A list outside its limit answers as a missing one (SECURITY.md 33).
+      const hidden = await send({ list: 'news', content_plain: 'x' }, key);
+      const missing = await send({ list: 'nosuchlist', content_plain: 'x' }, key);
+      expect(hidden.status).toBe(400);
+      expect(missing.status).toBe(400);
+      expect(hidden.json).toEqual({ is_error: true, message: 'list: no list named news in this account' });
       expect((await send({ list: 'other', content_plain: 'mine' }, key)).status).toBe(200);
     });
 

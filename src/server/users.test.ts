@@ -203,14 +203,22 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
       expect(response.headers['x-ignored-fields']).toBe('id, api, authn_provider, can_write, get_key, role');
     });
 
-    it('refuses a username already taken, whatever its case and its account', async () => {
+    // SECURITY.md 33 (issue 16 finding 11): the answer does not tell that another tenant has it.
+    it('refuses a username already taken, whatever its case and its account, saying the same either way', async () => {
       await create({ username: 'taken@example.org' });
       const again = await create({ username: 'Taken@Example.org' });
       expect(again.status).toBe(400);
-      expect(asError(again).message).toMatch(/already exists/);
       const other = await server.createAccount('users-dup');
       const otherKey = await server.createKey({ accountId: other.id, permissions: ['superadmin'] });
-      expect((await create({ username: 'taken@example.org' }, otherKey)).status).toBe(400);
+      const elsewhere = await create({ username: 'taken@example.org' }, otherKey);
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.json).toEqual(again.json);
+      const renamed = await server.request('PUT', url(await createdId({ username: 'free@example.org' }, otherKey)), {
+        key: otherKey,
+        form: { username: 'TAKEN@example.org' },
+      });
+      expect(renamed.json).toEqual(again.json);
+      expect(asError(elsewhere).message).not.toMatch(/exist|already|account|taken@/i);
     });
   });
 

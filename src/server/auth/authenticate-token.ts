@@ -42,8 +42,13 @@ export async function findTokenPrincipal(
   if (row.cidr && !addressInCidr(remoteAddress, row.cidr)) return null;
   return {
     principal: principalOfAdministrator(row),
-    scopes: scopeSet(row.scope),
+    // A grant narrowed after this token was issued narrows the token at once.
+    scopes: intersect(scopeSet(row.scope), scopeSet(row.grant_scope)),
     grantId: row.grant_id,
     sessionId: row.session_id,
   };
+}
+
+function intersect(a: ReadonlySet<Scope>, b: ReadonlySet<Scope>): ReadonlySet<Scope> {
+  return new Set([...a].filter((scope) => b.has(scope)));
 }

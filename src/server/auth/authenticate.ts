@@ -99,6 +99,7 @@ async function findKeyGrant(db: Kysely<Database>, keyHash: string): Promise<KeyG
       permissions: new Set(Permissions.parse(JSON.parse(row.permissions))),
       limitLists: Names.parse(JSON.parse(row.limit_lists)),
       limitMetadata: Names.parse(JSON.parse(row.limit_metadata)),
+      keyExpiry: row.expires_at,
     },
     expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
     cidr: row.cidr,

@@ -10,6 +10,11 @@ export interface Principal {
   limitLists: readonly string[];
   /** Spec §2.6: used when the limit_metadata permission is set. */
   limitMetadata: readonly string[];
+  /**
+   * When the API key making the request expires (ISO 8601); absent or null for a key that never
+   * does and for an access token. What the caller makes cannot outlive it (SECURITY.md 32).
+   */
+  keyExpiry?: string | null;
 }
 
 /** superadmin holds every permission within its own scope. */

@@ -21,9 +21,15 @@ export interface DatabaseOptions {
 
 /** Opens the embedded SQLite database (default) or PostgreSQL, and migrates it to the latest schema. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const { handle, file } = options.databaseUrl
+    ? { handle: openPostgres(options.databaseUrl), file: null }
+    : openSqlite(options.dataDir);
   try {
-    await migrateToLatest(handle.db as Kysely<unknown>, handle.dialect);
+    const migrate = () => migrateToLatest(handle.db as Kysely<unknown>, handle.dialect);
+    // PostgreSQL: Kysely's migrator holds an advisory lock. SQLite: it holds none (its adapter
+    // assumes one process), so two processes starting on a fresh DATA_DIR both ran the initial
+    // migration and one failed (issue 16 finding 15): this process takes the write lock first.
+    await (file ? withSqliteWriteLock(file, migrate) : migrate());
   } catch (error) {
     await handle.close();
     throw error;
@@ -31,14 +37,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return handle;
 }
 
-function openSqlite(dataDir: string): DatabaseHandle {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(dataDir, 'listkeeper.db'));
+function openSqlite(dataDir: string): { handle: DatabaseHandle; file: SqliteDatabase.Database } {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new Error(`DATA_DIR ${dataDir} cannot be created`, { cause: error });
+  }
+  let file: SqliteDatabase.Database;
+  try {
+    file = new SqliteDatabase(path.join(dataDir, 'listkeeper.db'));
+  } catch (error) {
+    throw new Error(`The database in DATA_DIR ${dataDir} cannot be opened`, { cause: error });
+  }
+  // First: switching a fresh file to WAL takes a lock another starting process may hold.
+  file.pragma('busy_timeout = 5000');
   // SECURITY.md 22: WAL, synchronous=FULL and foreign keys, asserted rather than assumed.
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = FULL');
   file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
   // The working set of a 100k-contact address book (contacts, addresses, memberships, values and
   // their indexes) is most of the file; SQLite's default 2 MB page cache made reads of pages it
   // had dropped a pread each (measured: a fifth of a single-contact statement).
@@ -49,7 +65,37 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const cached = withStatementCache(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   useSqliteDirectReader(db, file, cached);
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { handle: { db, dialect: 'sqlite', close: () => db.destroy() }, file };
+}
+
+/** How long a starting process waits for another one's migrations (a big database's may be slow). */
+const MIGRATION_LOCK_WAIT_MS = 10 * 60 * 1000;
+
+/**
+ * Runs `work` (the migrations, on this same connection) inside one `BEGIN IMMEDIATE` transaction:
+ * the write lock is held from before the migrator reads what has run until every migration has
+ * committed, so a second process waits and then finds nothing left to do; a failure leaves nothing
+ * half-migrated.
+ */
+async function withSqliteWriteLock(file: SqliteDatabase.Database, work: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      file.exec('BEGIN IMMEDIATE');
+      break;
+    } catch (error) {
+      const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+      if (!busy || Date.now() > deadline) throw new Error('The database is locked by another process', { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    await work();
+    file.exec('COMMIT');
+  } catch (error) {
+    if (file.inTransaction) file.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 /** SQLite's page cache, in KiB. */

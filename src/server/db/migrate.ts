@@ -31,6 +31,8 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName)
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+    // The cause's text is part of the message: whoever prints only `message` still sees why.
+    const cause = error instanceof Error ? `: ${error.message}` : error === undefined ? '' : `: ${JSON.stringify(error)}`;
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed${cause}`, { cause: error });
   }
 }

@@ -99,3 +99,28 @@ export function findGranter(
     .where('id', '=', administratorId)
     .executeTakeFirst();
 }
+
+/** RFC 6749 §6: a refresh that narrows the scope narrows the grant, so a later refresh cannot widen it again. */
+export async function setGrantScope(db: Kysely<Database>, grantId: number, scope: string): Promise<void> {
+  await db.updateTable('oauth_grants').set({ scope }).where('id', '=', grantId).execute();
+}
+
+/** The live grants of an administrator, for narrowing them when a permission is taken away. */
+export function selectLiveGrants(db: Kysely<Database>, administratorId: number): Promise<{ id: number; scope: string }[]> {
+  return db
+    .selectFrom('oauth_grants')
+    .select(['id', 'scope'])
+    .where('administrator_id', '=', administratorId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** SECURITY.md 32: a password change ends every grant (and so every token) the administrator gave. */
+export async function revokeAdministratorGrants(db: Kysely<Database>, administratorId: number, nowIso: string): Promise<void> {
+  await db
+    .updateTable('oauth_grants')
+    .set({ revoked_at: nowIso })
+    .where('administrator_id', '=', administratorId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -165,6 +165,63 @@ describeEachDialect('OAuth sign-in and sign-out', (dialect) => {
     expect((await send(server, 'POST', PATHS.login, { browser: other, form: otherForm })).status).toBe(303);
   });
 
+  // Issue 16 finding 12: the form costs the server nothing to show.
+  it('stores nothing for showing the sign-in form, and its stateless form still works', async () => {
+    const count = async () =>
+      Number((await server.database.db.selectFrom('oauth_sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    for (let i = 0; i < 5; i += 1) await openForm(new Browser('198.51.100.60'));
+    expect(await count()).toBe(before);
+
+    // The form shown by one process is accepted by another (nothing of it lives in either).
+    const peer = { ...server, app: await server.startPeer() };
+    const browser = new Browser('198.51.100.61');
+    const form = await openForm(browser);
+    form.set('username', username);
+    form.set('password', PASSWORD);
+    const posted = await send(peer, 'POST', PATHS.login, { browser, form });
+    expect(posted.status).toBe(303);
+    expect(await count()).toBe(before + 1);
+  });
+
+  // Issue 16 finding 12: spraying usernames from one address, or one username from many addresses.
+  it('answers 429 after twenty failures from one address whatever the usernames, counted across processes', async () => {
+    const peer = { ...server, app: await server.startPeer() };
+    const browser = new Browser('198.51.100.70');
+    const form = await openForm(browser);
+    form.set('password', 'not the password');
+    for (let i = 0; i < 20; i += 1) {
+      form.set('username', `sprayed${i}@example.com`);
+      const answer = await send(i % 2 === 0 ? server : peer, 'POST', PATHS.login, { browser, form });
+      expect(answer.status).toBe(400);
+    }
+    form.set('username', username);
+    form.set('password', PASSWORD);
+    const throttled = await send(peer, 'POST', PATHS.login, { browser, form });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address signs in as before.
+    const other = new Browser('198.51.100.71');
+    const otherForm = await openForm(other);
+    otherForm.set('username', username);
+    otherForm.set('password', PASSWORD);
+    expect((await send(server, 'POST', PATHS.login, { browser: other, form: otherForm })).status).toBe(303);
+  });
+
+  it('answers 429 after twenty failures for one username from many addresses; successes do not count', async () => {
+    const person = await createPerson(server);
+    const attempt = async (address: string, password: string) => {
+      const browser = new Browser(address);
+      const form = await openForm(browser);
+      form.set('username', person.username);
+      form.set('password', password);
+      return (await send(server, 'POST', PATHS.login, { browser, form })).status;
+    };
+    for (let i = 0; i < 10; i += 1) expect(await attempt(`192.0.2.${i + 1}`, PASSWORD)).toBe(303);
+    for (let i = 0; i < 20; i += 1) expect(await attempt(`192.0.2.${i + 100}`, 'not the password')).toBe(400);
+    expect(await attempt('192.0.2.200', PASSWORD)).toBe(429);
+  });
+
   it('counts parallel guesses atomically: at most five are checked', async () => {
     const person = await createPerson(server);
     const browser = new Browser('198.51.100.3');

@@ -49,6 +49,17 @@ export async function chargeLoginAttempt(db: Kysely<Database>, throttleKey: stri
   return Number(row.attempts);
 }
 
+/** A successful sign-in is not a failure: it takes its own charge back. */
+export async function refundLoginAttempt(db: Kysely<Database>, throttleKey: string, windowStart: number): Promise<void> {
+  await db
+    .updateTable('oauth_login_attempts')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+    .where('throttle_key', '=', throttleKey)
+    .where('window_start', '=', windowStart)
+    .where('attempts', '>', 0)
+    .execute();
+}
+
 export async function clearLoginAttempts(db: Kysely<Database>, throttleKey: string): Promise<void> {
   await db.deleteFrom('oauth_login_attempts').where('throttle_key', '=', throttleKey).execute();
 }
@@ -73,4 +84,9 @@ export async function deleteExpiredSessions(db: Kysely<Database>, nowIso: string
 /** Housekeeping on sign-in: throttling windows that have ended. */
 export async function purgeExpiredLoginAttempts(db: Kysely<Database>, windowStart: number): Promise<void> {
   await db.deleteFrom('oauth_login_attempts').where('window_start', '<', windowStart).execute();
+}
+
+/** SECURITY.md 32: a password change signs the administrator out of every browser. */
+export async function deleteAdministratorSessions(db: Kysely<Database>, administratorId: number): Promise<void> {
+  await db.deleteFrom('oauth_sessions').where('administrator_id', '=', administratorId).execute();
 }

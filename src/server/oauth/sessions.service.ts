@@ -13,22 +13,31 @@ import {
   findSignInAdministrator,
   insertSession,
   purgeExpiredLoginAttempts,
+  refundLoginAttempt,
 } from './sessions.repository.ts';
 
-/** The sign-in form is valid this long before it must be reloaded. */
-const PRE_SESSION_SECONDS = 60 * 60;
 /** A sign-in lets later authorization requests of the same browser skip the password this long. */
 export const SESSION_SECONDS = 12 * 60 * 60;
 /** SECURITY.md 7: at most this many sign-in attempts per username and address per window. */
 export const MAX_LOGIN_ATTEMPTS = 5;
+/**
+ * Issue 16 finding 12: failed attempts from one address, whatever the usernames (spraying), and for
+ * one username, whatever the addresses (a guess spread over many), per window.
+ */
+export const MAX_LOGIN_FAILURES_PER_ADDRESS = 20;
+export const MAX_LOGIN_FAILURES_PER_USERNAME = 20;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/** A cookie value this server could have made (generateKey: 32 random bytes, base64url). */
+const COOKIE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * A browser's session with the authorization server, found by its cookie. Before anyone signs in it
- * is a pre-session: it only anchors the sign-in form's CSRF token.
+ * is a pre-session: a random cookie that only anchors the sign-in form's CSRF token, stored nowhere
+ * (issue 16 finding 12: showing the sign-in form writes nothing), so its `id` is null.
  */
 export interface BrowserSession {
-  id: number;
+  id: number | null;
   /** The cookie's value; the CSRF token is derived from it. */
   cookie: string;
   administratorId: number | null;
@@ -42,17 +51,25 @@ export async function findBrowserSession(
 ): Promise<BrowserSession | null> {
   if (!cookie) return null;
   const row = await findLiveSession(db, hashKey(cookie), now.toISOString());
-  if (!row) return null;
-  return { id: row.id, cookie, administratorId: row.administrator_id, username: row.username };
+  if (row) return { id: row.id, cookie, administratorId: row.administrator_id, username: row.username };
+  // Not a stored sign-in: a pre-session. Its CSRF token is derived from the cookie, which another
+  // site can neither read nor set, so a stateless pre-session guards the form as a stored one did.
+  return COOKIE_PATTERN.test(cookie) ? preSession(cookie) : null;
 }
 
-/**
- * The sign-in form needs no account, so anyone can make these: expired ones are cleared as new
- * ones are made, which keeps the table as small as an hour's worth of visits.
- */
-export async function startPreSession(db: Kysely<Database>, now: Date = new Date()): Promise<BrowserSession> {
-  await deleteExpiredSessions(db, now.toISOString());
-  return newSession(db, null, null, PRE_SESSION_SECONDS, now);
+/** The sign-in form needs no account, so anyone can ask for one: nothing is stored for it. */
+export function startPreSession(): BrowserSession {
+  return preSession(generateKey());
+}
+
+function preSession(cookie: string): BrowserSession {
+  return { id: null, cookie, administratorId: null, username: null };
+}
+
+/** The session's id and administrator once someone has signed in, else null. */
+export function signedInOf(session: BrowserSession | null): { id: number; administratorId: number } | null {
+  if (session?.id == null || session.administratorId === null) return null;
+  return { id: session.id, administratorId: session.administratorId };
 }
 
 /**
@@ -76,9 +93,12 @@ export type SignInResult =
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
- * Checks the password of a person (not an API key). Every attempt is counted first, atomically, so
- * parallel guesses cannot exceed the limit; a success clears the count and replaces the pre-session
- * with a new session and a new cookie (no session fixation).
+ * Checks the password of a person (not an API key). Every attempt is counted first, atomically and
+ * in the database (so parallel guesses, and guesses spread over server processes, cannot exceed the
+ * limits), against three counters: username and address, address alone, username alone. Once one
+ * is over its limit no password is checked: a throttled attempt costs no scrypt. A success clears
+ * its username-and-address count, takes itself back from the other two, and replaces the
+ * pre-session with a new session and a new cookie (no session fixation).
  */
 export async function signIn(
   db: Kysely<Database>,
@@ -87,19 +107,27 @@ export async function signIn(
 ): Promise<SignInResult> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % LOGIN_WINDOW_SECONDS);
-  const throttleKey = hashKey(`${input.username.trim().toLowerCase()}\n${input.remoteAddress}`);
-  const attempts = await chargeLoginAttempt(db, throttleKey, windowStart);
-  if (attempts > MAX_LOGIN_ATTEMPTS) {
-    return { kind: 'throttled', retryAfterSeconds: Math.max(1, windowStart + LOGIN_WINDOW_SECONDS - nowSeconds) };
-  }
+  const name = input.username.trim().toLowerCase();
+  const pairKey = hashKey(`pair\n${name}\n${input.remoteAddress}`);
+  const addressKey = hashKey(`address\n${input.remoteAddress}`);
+  const usernameKey = hashKey(`username\n${name}`);
+  const throttled = { kind: 'throttled', retryAfterSeconds: Math.max(1, windowStart + LOGIN_WINDOW_SECONDS - nowSeconds) } as const;
+  // One at a time: an attempt stopped by a counter is not charged to the next ones.
+  if ((await chargeLoginAttempt(db, pairKey, windowStart)) > MAX_LOGIN_ATTEMPTS) return throttled;
+  if ((await chargeLoginAttempt(db, addressKey, windowStart)) > MAX_LOGIN_FAILURES_PER_ADDRESS) return throttled;
+  if ((await chargeLoginAttempt(db, usernameKey, windowStart)) > MAX_LOGIN_FAILURES_PER_USERNAME) return throttled;
+
   const administrator = await findSignInAdministrator(db, input.username.trim());
   // An unknown name costs the same scrypt as a wrong password: timing does not tell which.
   const valid = await verifyPassword(input.password, administrator?.password_hash ?? (await dummyHash()));
   if (!valid || !administrator?.password_hash) return { kind: 'failed' };
 
-  await clearLoginAttempts(db, throttleKey);
-  await deleteSession(db, input.preSession.id);
+  await clearLoginAttempts(db, pairKey);
+  await refundLoginAttempt(db, addressKey, windowStart);
+  await refundLoginAttempt(db, usernameKey, windowStart);
+  if (input.preSession.id !== null) await deleteSession(db, input.preSession.id);
   await purgeExpiredLoginAttempts(db, windowStart);
+  await deleteExpiredSessions(db, now.toISOString());
   const session = await newSession(db, administrator.id, input.username.trim(), SESSION_SECONDS, now);
   return { kind: 'signed-in', session };
 }
@@ -107,6 +135,7 @@ export async function signIn(
 /** Ends the browser's session and revokes every grant given in it. */
 export async function signOut(db: Kysely<Database>, session: BrowserSession, now: Date = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    if (session.id === null) return;
     await revokeSessionGrants(trx, session.id, now.toISOString());
     await deleteSession(trx, session.id);
   });

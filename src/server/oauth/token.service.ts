@@ -3,7 +3,7 @@ import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from '../auth/authenticate-
 import { generateKey, hashKey } from '../auth/keys.ts';
 import type { Database } from '../db/schema.ts';
 import { authenticateClient, clientCredentials } from './clients.service.ts';
-import { claimCode, findCode, revokeGrant } from './grants.repository.ts';
+import { claimCode, findCode, revokeGrant, setGrantScope } from './grants.repository.ts';
 import { OAuthError, invalidGrant, invalidRequest } from './oauth-error.ts';
 import { verifierMatches } from './pkce.ts';
 import { formatScope, parseScope, scopeSet } from './scopes.ts';
@@ -116,6 +116,9 @@ async function refresh(db: Kysely<Database>, form: URLSearchParams, clientRowId:
       await revokeGrant(trx, row.grant_id, nowIso);
       return null;
     }
+    // README "OAuth": scope may narrow, never widen. The narrowing is the grant's from now on, so a
+    // later refresh without `scope` does not get the wider grant back.
+    if (scope !== row.scope) await setGrantScope(trx, row.grant_id, scope);
     return issueTokens(trx, { id: row.grant_id, expiresAt: row.grant_expires_at }, scope, now);
   });
   if (!issued) throw invalidGrant('The refresh token was already used; the authorization is revoked');

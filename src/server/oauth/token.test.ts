@@ -259,6 +259,27 @@ describeEachDialect('OAuth token and refresh endpoints', (dialect) => {
     expect((await api(server, 'GET', '/api/2/lists/', tokensOf(narrower).access_token)).status).toBe(200);
   });
 
+  // Issue 16 finding 14: README "OAuth" says a refresh may narrow, never widen.
+  it('keeps a narrowed grant narrow: a later refresh without scope, or asking for more, gets no more', async () => {
+    const tokens = await obtainTokens(server, { client, username, scope: 'contacts:read lists:read' });
+    const narrowed = tokensOf(
+      await send(server, 'POST', PATHS.token, {
+        form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'lists:read', ...clientFields(client) },
+      }),
+    );
+    expect(narrowed.scope).toBe('lists:read');
+    const plain = tokensOf(await refreshWith(server, client, narrowed.refresh_token));
+    expect(plain.scope).toBe('lists:read');
+    expect((await api(server, 'GET', '/api/2/contacts/', plain.access_token)).status).toBe(403);
+    const back = await send(server, 'POST', PATHS.token, {
+      form: { grant_type: 'refresh_token', refresh_token: plain.refresh_token, scope: 'contacts:read lists:read', ...clientFields(client) },
+    });
+    expectTokenError(back, 'invalid_scope');
+    // The access token issued before the narrowing is narrowed with its grant.
+    expect((await api(server, 'GET', '/api/2/contacts/', tokens.access_token)).status).toBe(403);
+    expect((await api(server, 'GET', '/api/2/lists/', tokens.access_token)).status).toBe(200);
+  });
+
   // SECURITY.md 6.
   it('answers malformed requests with RFC 6749 errors and no-store', async () => {
     const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>

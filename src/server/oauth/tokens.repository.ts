@@ -19,6 +19,8 @@ export interface AccessTokenPrincipalRow {
   grant_id: number;
   session_id: number | null;
   scope: string;
+  /** The grant's scope now: narrowed by a refresh or by a permission taken away (SECURITY.md 32). */
+  grant_scope: string;
   administrator_id: number;
   account_id: number | null;
   permissions: string;
@@ -45,6 +47,7 @@ export function findLiveAccessToken(
       'oauth_access_tokens.grant_id',
       'oauth_grants.session_id',
       'oauth_access_tokens.scope',
+      'oauth_grants.scope as grant_scope',
       'administrators.id as administrator_id',
       'administrators.account_id',
       'administrators.permissions',

@@ -114,3 +114,14 @@ export async function deleteAccountRow(db: Kysely<Database>, id: number): Promis
   await db.deleteFrom('accounts').where('id', '=', id).execute();
   await db.deleteFrom('rate_counters').where('account_id', '=', id).execute();
 }
+
+/** Contacts of the account without a ccid: none may be left when ccid is enabled (spec §2.1). */
+export async function countContactsWithoutCcid(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contacts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('account_id', '=', accountId)
+    .where('ccid', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

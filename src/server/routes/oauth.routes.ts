@@ -34,6 +34,7 @@ import {
   signIn,
   signOut,
   signOutWithAccessToken,
+  signedInOf,
   startPreSession,
   type BrowserSession,
 } from '../oauth/sessions.service.ts';
@@ -106,7 +107,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (current?.administratorId != null)
       return reply.redirect(withParams(PATHS.consent, checked.request), 303);
     if (!current) {
-      current = await startPreSession(db);
+      current = startPreSession();
       setSessionCookie(request, reply, current.cookie, SESSION_SECONDS);
     }
     return sendPage(reply, 200, loginPage(loginView(checked.request, current)));
@@ -166,8 +167,9 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     const current = await session(request);
     if (current?.administratorId == null)
       return reply.redirect(withParams(PATHS.login, checked.request), 303);
-    const signedIn = { id: current.id, administratorId: current.administratorId };
-    const choice = await consentChoice(db, checked.request, current.administratorId);
+    const signedIn = signedInOf(current);
+    if (!signedIn) return reply.redirect(withParams(PATHS.login, checked.request), 303);
+    const choice = await consentChoice(db, checked.request, signedIn.administratorId);
     // The dashboard is the service's own client: nothing to consent to beyond signing in.
     if (checked.request.client.first_party === 1 && choice.grantable.length > 0) {
       return reply.redirect(
@@ -199,8 +201,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (checked.kind === 'error-page') return sendInvalidRequestPage(reply, checked.message);
     if (checked.kind === 'error-redirect') return reply.redirect(checked.location, 303);
     const decision = form.get('decision');
-    if (decision === 'allow') {
-      const signedIn = { id: current.id, administratorId: current.administratorId };
+    const signedIn = signedInOf(current);
+    if (decision === 'allow' && signedIn) {
       return reply.redirect(
         await approveAuthorization(db, checked.request, signedIn, issuer(request)),
         303,

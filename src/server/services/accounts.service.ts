@@ -17,6 +17,7 @@ import {
   toAccountDetail,
 } from '../repositories/accounts.mapper.ts';
 import {
+  countContactsWithoutCcid,
   deleteAccountRow,
   findAccountByName,
   findFilteredAccount,
@@ -127,6 +128,7 @@ export async function updateAccount(
   if (input.description !== undefined) changes.description = input.description;
   if (input.max_contacts !== undefined) changes.max_contacts = input.max_contacts;
   if (input.ccid !== undefined) changes.ccid = input.ccid ? 1 : 0;
+  if (changes.ccid === 1 && row.ccid !== 1) await assertEveryContactHasCcid(db, row.id);
   let updated: AccountRow;
   try {
     updated = await updateAccountRow(db, row.id, changes);
@@ -135,6 +137,21 @@ export async function updateAccount(
     throw error;
   }
   return detailOf(db, updated);
+}
+
+/**
+ * Spec §2.1: once enabled, the ccid "replaces the service identifier in API calls". A contact
+ * without one would be unreachable, and its id could equal another contact's ccid (two contacts
+ * answering to one name), so ccid is enabled only when every contact has one (issue 16 finding 9);
+ * the (account, ccid) unique constraint keeps ccids distinct.
+ */
+async function assertEveryContactHasCcid(db: Kysely<Database>, accountId: number): Promise<void> {
+  const missing = await countContactsWithoutCcid(db, accountId);
+  if (missing > 0) {
+    throw badRequest(
+      `ccid: ${missing} contact${missing === 1 ? ' has' : 's have'} no ccid; give each contact a ccid before enabling it (spec §2.1)`,
+    );
+  }
 }
 
 /** Spec §4.7 delete: contacts, lists, messages, administrators and keys of the account go with it. */

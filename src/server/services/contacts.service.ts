@@ -68,13 +68,13 @@ export function contactRef(
   return account.ccid === 1 && contact.ccid !== null ? contact.ccid : contact.id;
 }
 
-/** Spec §2.6 limit_lists: a limited key manages only the memberships of its own lists. */
-export function assertListsManageable(principal: Principal, names: Iterable<string>): void {
+/**
+ * Spec §2.6 limit_lists: to a limited key the lists outside its limit do not exist (SECURITY.md 33:
+ * every path answers for them as for a missing list, and no answer names one).
+ */
+export function isListVisible(principal: Principal, name: string): boolean {
   const allowed = listLimit(principal);
-  if (allowed === null) return;
-  const outside = [...new Set(names)].filter((name) => !allowed.has(name));
-  if (outside.length > 0)
-    throw forbidden(`This key is limited to other lists: it cannot manage ${outside.join(', ')}`);
+  return allowed === null || allowed.has(name);
 }
 
 /**
@@ -87,7 +87,10 @@ export async function assertContactManageable(
   contactId: number,
 ): Promise<void> {
   if (listLimit(principal) === null) return;
-  assertListsManageable(principal, await listNamesOfContact(db, contactId));
+  const names = await listNamesOfContact(db, contactId);
+  // The lists are not named: they are hidden from this key (SECURITY.md 33).
+  if (!names.every((name) => isListVisible(principal, name)))
+    throw forbidden('This key is limited to some lists (limit_lists): this contact is also on others');
 }
 
 /** Spec §2.7 restrict_contact: an address matching none of the account's expressions is refused. */
@@ -450,12 +453,12 @@ async function createNewContact(
   const found = new Map(
     (await findListsByNames(db, account.id, listNames)).map((list) => [list.name, list.id]),
   );
-  const unknownLists = listNames.filter((name) => !found.has(name));
+  // A list hidden from a list-limited key is as unknown as a missing one (spec §2.6, SECURITY.md 33).
+  const unknownLists = listNames.filter((name) => !found.has(name) || !isListVisible(principal, name));
   if (unknownLists.length > 0)
     throw badRequest(
       `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
     );
-  assertListsManageable(principal, listNames);
 
   const fields = await findFieldsByAccount(db, account.id);
   const values = resolveCustomValues(fields, input.custom, metadataLimit(principal), input.ignored);

@@ -179,8 +179,9 @@ async function writableList(
   principal: Principal,
   name: string,
 ): Promise<ListRow> {
-  if (!isListName(name)) throw notFound('List');
-  assertMayWrite(principal, name);
+  // A list outside a limited key's lists is as absent as an unknown one (spec §2.6, SECURITY.md 33).
+  const limit = listLimit(principal);
+  if (!isListName(name) || (limit && !limit.has(name))) throw notFound('List');
   const row = await findListByName(db, accountId, name);
   if (!row) throw notFound('List');
   return row;
@@ -189,7 +190,7 @@ async function writableList(
 function assertMayWrite(principal: Principal, name: string): void {
   const limit = listLimit(principal);
   if (limit && !limit.has(name))
-    throw forbidden(`This key is limited to other lists than ${name} (limit_lists)`);
+    throw forbidden('name: this key is limited to other lists (limit_lists)');
 }
 
 async function withMembers(

@@ -20,7 +20,7 @@ import {
   type MembershipDetailRow,
 } from '../repositories/memberships.repository.ts';
 import {
-  assertListsManageable,
+  isListVisible,
   contactRef,
   refreshContactDocument,
   translateUniqueViolation,
@@ -66,8 +66,8 @@ export async function createMembership(
   const contact = await findContactByRef(db, account, body.contact);
   if (!contact) throw badRequest(`contact: no contact ${body.contact} in this account`);
   const [list] = await findListsByNames(db, account.id, [body.list]);
-  if (!list) throw badRequest(`Unknown list: ${body.list}`);
-  assertListsManageable(principal, [list.name]);
+  // A list hidden from a list-limited key is as unknown as a missing one (SECURITY.md 33).
+  if (!list || !isListVisible(principal, list.name)) throw badRequest(`Unknown list: ${body.list}`);
   const ref = contactRef(account, contact);
   if (await membershipExists(db, contact.id, list.id)) {
     throw badRequest(`Contact ${ref} is already a member of ${list.name}`);

@@ -11,7 +11,7 @@ import type {
 } from '../../api/schemas/message.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { HttpError, badRequest, forbidden, notFound } from '../http/http-error.ts';
+import { HttpError, badRequest, notFound } from '../http/http-error.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import { findListByName } from '../repositories/lists.repository.ts';
 import { toMessage } from '../repositories/messages.mapper.ts';
@@ -80,9 +80,8 @@ export async function sendMessage(
   input: MessageSend,
 ): Promise<void> {
   const limit = listLimit(principal);
-  if (limit && !limit.has(input.list))
-    throw forbidden(`This key is limited to other lists than ${input.list} (limit_lists)`);
-  const list = await findListByName(db, account.id, input.list);
+  // A list outside a limited key's lists is as absent as an unknown one (SECURITY.md 33).
+  const list = limit && !limit.has(input.list) ? undefined : await findListByName(db, account.id, input.list);
   if (!list) throw badRequest(`list: no list named ${input.list} in this account`);
 
   let threadId: number | null = null;

@@ -25,6 +25,14 @@ import {
   usernameTaken,
 } from '../repositories/users.repository.ts';
 import { issueKey } from './provisioning.service.ts';
+import {
+  assertKeepsSuperadmin,
+  assertMayGivePassword,
+  assertWithinCaller,
+  keyExpiryWithinCaller,
+  powersOfRow,
+} from './administrator-bounds.ts';
+import { endWhatNoLongerHolds } from './sign-in-revocation.service.ts';
 
 /**
  * Spec §4.6. `scope` is the account whose administrators the request works on, or null for the
@@ -61,10 +69,17 @@ export async function getUser(
 export async function createUserAdministrator(
   db: Kysely<Database>,
   scope: UserScope,
+  principal: Principal,
   input: AdministratorCreate,
 ): Promise<Administrator> {
   if (input.description !== undefined) throw versionTwoOnly('description');
-  if (await usernameTaken(db, input.username)) throw usernameInUse(input.username);
+  assertWithinCaller(principal, {
+    permissions: input.permissions ?? [],
+    limitLists: input.limit_lists ?? [],
+    limitMetadata: input.limit_metadata ?? [],
+  });
+  if (input.password !== undefined) assertMayGivePassword(principal);
+  if (await usernameTaken(db, input.username)) throw usernameInUse();
   // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
   let row: AdministratorRow;
   try {
@@ -86,7 +101,7 @@ export async function createUserAdministrator(
       created: new Date().toISOString(),
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw usernameInUse(input.username);
+    if (isUniqueViolation(error)) throw usernameInUse();
     throw error;
   }
   return toAdministrator(row);
@@ -100,10 +115,13 @@ export async function createUserAdministrator(
 export async function updateUser(
   db: Kysely<Database>,
   scope: UserScope,
+  principal: Principal,
   idText: string,
   input: AdministratorUpdate,
 ): Promise<Administrator | RetrievedKey> {
   const row = await findUser(db, scope, idText);
+  // SECURITY.md 32: the caller reaches only administrators within what it has itself.
+  assertWithinCaller(principal, powersOfRow(row));
   const {
     get_key: getKey,
     expiry_months: expiryMonths,
@@ -119,7 +137,9 @@ export async function updateUser(
         `get_key: send it alone, or with expiry_months (not with ${others.join(', ')})`,
       );
     // The new key authenticates at once as this administrator, with its permissions.
-    const { key, expires_at } = await issueKey(db, row.id, expiryMonths);
+    const { key, expires_at } = await issueKey(db, row.id, expiryMonths, (requested) =>
+      keyExpiryWithinCaller(principal, requested),
+    );
     return { key, expiry: expires_at };
   }
 
@@ -128,11 +148,12 @@ export async function updateUser(
   if (fields.username !== undefined) {
     if (!isPerson)
       throw badRequest('username: is not applicable to API version 2 keys (spec §9 rule 3)');
-    if (await usernameTaken(db, fields.username, row.id)) throw usernameInUse(fields.username);
+    if (await usernameTaken(db, fields.username, row.id)) throw usernameInUse();
     changes.username = fields.username;
   }
   if (fields.password !== undefined) {
     if (!isPerson) throw badRequest('password: API keys do not sign in');
+    assertMayGivePassword(principal);
     changes.password_hash = await hashPassword(fields.password);
   }
   if (fields.description !== undefined) {
@@ -152,10 +173,16 @@ export async function updateUser(
   if (fields.limit_lists !== undefined) changes.limit_lists = JSON.stringify(fields.limit_lists);
   if (Object.keys(changes).length === 0) return oneWithKeyExpiry(db, row);
   try {
-    return await oneWithKeyExpiry(db, await updateAdministratorRow(db, row.id, changes));
+    // In the route's transaction: the new password or permissions and the end of what they no
+    // longer allow commit together.
+    const updated = await updateAdministratorRow(db, row.id, changes);
+    assertWithinCaller(principal, powersOfRow(updated));
+    await assertKeepsSuperadmin(db, scope, row, updated);
+    await endWhatNoLongerHolds(db, updated, { passwordChanged: changes.password_hash !== undefined });
+    return await oneWithKeyExpiry(db, updated);
   } catch (error) {
     if (isUniqueViolation(error) && fields.username !== undefined)
-      throw usernameInUse(fields.username);
+      throw usernameInUse();
     throw error;
   }
 }
@@ -171,7 +198,9 @@ export async function deleteUser(
   if (row.id === principal.administratorId) {
     throw badRequest('An administrator cannot delete itself: this request is made with its key');
   }
+  assertWithinCaller(principal, powersOfRow(row));
   await deleteAdministratorRow(db, row.id);
+  await assertKeepsSuperadmin(db, scope, row, null);
 }
 
 async function findUser(
@@ -188,8 +217,13 @@ async function findUser(
   return row;
 }
 
-function usernameInUse(username: string) {
-  return badRequest(`username: an administrator named ${username} already exists`);
+/**
+ * Usernames are unique across the installation (the sign-in page knows no account), so a taken
+ * one must be refused; the answer is the same whoever has it and says neither that it exists nor
+ * where (SECURITY.md 33): a tenant learns nothing it could not learn from its own list.
+ */
+function usernameInUse() {
+  return badRequest('username: cannot be used; choose another username');
 }
 
 function versionTwoOnly(field: string) {

@@ -34,11 +34,11 @@ export function useCliDataDir(): {
   };
 }
 
-function runCli(
+export function runCli(
   dataDir: string,
   args: string[],
   stdin: string,
-  extraEnv: Record<string, string>,
+  extraEnv: Record<string, string> = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...extraEnv };
