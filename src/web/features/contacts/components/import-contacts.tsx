@@ -5,7 +5,7 @@ import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
 import { contactQueries } from '../api/contact-queries.ts';
-import { downloadText, parseCsv } from '../lib/csv.ts';
+import { downloadText, parseCsv } from '../../../lib/csv.ts';
 import {
   TARGET_LABELS,
   guessMapping,
@@ -15,9 +15,9 @@ import {
   type ValidRow,
 } from '../lib/import-contacts.ts';
 import { importRow, type ExistingAddresses, type ImportCounts } from '../lib/import-row.ts';
-import { runJob, type Job } from '../lib/job-runner.ts';
-import { JobProgress } from './job-progress.tsx';
-import { useJobState } from './use-job.ts';
+import { runJob, type Job } from '../../../lib/job-runner.ts';
+import { JobProgress } from '../../../components/job-progress.tsx';
+import { useJobState } from '../../../lib/use-job.ts';
 
 interface Table {
   header: string[];

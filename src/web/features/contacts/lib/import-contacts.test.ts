@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from './csv.ts';
+import { parseCsv } from '../../../lib/csv.ts';
 import { existingOwner, guessMapping, mapRows, rejectedRowsCsv } from './import-contacts.ts';
 import { ApiError } from '../../../../api/errors.ts';
 

@@ -1,5 +1,5 @@
 import { ContactCreate } from '../../../../api/schemas/contact.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../../../lib/csv.ts';
 
 /** Where a CSV column goes: a contact field, a custom field (by the column's name), or nowhere. */
 export type ColumnTarget =

@@ -1,6 +1,6 @@
 import './job-progress.css';
 import { useEffect, useState } from 'react';
-import { formatResetTime, formatWait } from '../../../lib/rate-limit.ts';
+import { formatResetTime, formatWait } from '../lib/rate-limit.ts';
 import type { Job, JobState } from '../lib/job-runner.ts';
 
 const STATUS_TEXT = {
