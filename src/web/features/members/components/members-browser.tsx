@@ -66,7 +66,7 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
           <form
             className="inline-form"
             role="search"
-            aria-label="Search the members"
+            aria-label="Find members"
             onSubmit={(event) => {
               event.preventDefault();
               update({ search: text });
@@ -99,7 +99,7 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
         ) : (
           page && (
             <>
-              <p className="summary" role="status" aria-busy={members.isFetching}>
+              <p className="summary members-summary" role="status" aria-busy={members.isFetching}>
                 {summaryOf(page, state)}
                 {members.isPlaceholderData && ' (updating…)'}
               </p>
