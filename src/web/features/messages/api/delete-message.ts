@@ -36,7 +36,7 @@ export function useDeleteMessage(accountId: AccountId) {
 }
 
 /**
- * Deletes many messages as a visible job (contacts/lib/job-runner.ts): a few at a time, waiting
+ * Deletes many messages as a visible job (lib/job-runner.ts): a few at a time, waiting
  * out the rate limit (spec §8) and retrying transient failures. A message already gone counts as
  * deleted. The account's message queries are refreshed when the job ends.
  */
