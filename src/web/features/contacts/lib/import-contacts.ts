@@ -104,13 +104,13 @@ export function mapRows(
       }
     });
     if (Array.isArray(body.lists) && body.lists.length === 0) delete body.lists;
-    const unknown = knownLists && (body.lists as string[] | undefined)?.find((l) => !knownLists.has(l));
+    const parsed = ContactCreate.safeParse(body);
+    const unknown = parsed.success
+      ? knownLists && parsed.data.lists?.find((list) => !knownLists.has(list))
+      : undefined;
     if (unknown !== undefined) {
       invalid.push({ line, cells, message: `lists: there is no list named ${unknown} in this account` });
-      return;
-    }
-    const parsed = ContactCreate.safeParse(body);
-    if (parsed.success) {
+    } else if (parsed.success) {
       valid.push({ line, cells, body: parsed.data });
     } else {
       const issue = parsed.error.issues[0];
