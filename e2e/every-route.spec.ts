@@ -66,6 +66,7 @@ async function corpusAccount(server: RunningServer) {
     reject_subject: next(),
     reject_message: xssCorpusText,
   });
+  await api.membership.create({ contact: contact.id, list: 'news' });
   const subject = next();
   await api.messages.send({
     list: 'news',
@@ -132,6 +133,12 @@ const routes: Route[] = [
     name: 'List settings',
     path: ({ account }) => `/a/${account.id}/lists/news`,
     heading: () => 'List news',
+  },
+  {
+    name: 'List members',
+    path: ({ account }) => `/a/${account.id}/lists/news/members`,
+    heading: () => 'Members of news',
+    shows: ({ contactName }) => contactName.firstname,
   },
   {
     name: 'Messages',

@@ -50,6 +50,7 @@ export const EXTENSION = 'extension';
  */
 export const OPERATIONS = {
   'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact },
+  // Extension: the query also takes `list` (CONTACT_QUERY_EXTENSIONS), which the dashboard feature-detects.
   'contacts.list': { section: '4.1', method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage },
   'contacts.create': { section: '4.1', method: 'POST', path: '/contacts/', body: ContactCreate, response: Contact },
   'contacts.update': { section: '4.1', method: 'PUT', path: '/contacts/:id/', body: ContactUpdate, response: Contact },

@@ -17,6 +17,7 @@ import {
 import { EXTENSION, OPERATIONS, type Operation } from './operations.ts';
 import { AccountUpdate } from './schemas/account.ts';
 import { ListUpdate } from './schemas/list.ts';
+import { CONTACT_QUERY_EXTENSIONS } from './schemas/contact.ts';
 import {
   SPEC_PATH,
   fieldNamesOf,
@@ -75,6 +76,7 @@ const SERVICE_ASSIGNED: Record<string, Record<string, string>> = {
 
 /** Operations whose query schema accepts parameters the spec does not list for that row. */
 const QUERY_EXTENSIONS: Record<string, string> = {
+  'contacts.list': CONTACT_QUERY_EXTENSIONS.list,
   'accounts.list':
     '§4.7 lists page/limit/listname/username/description under "Get one", where paging makes no sense; the contract accepts them on "Get all" too',
 };

@@ -97,14 +97,24 @@ export const ContactUpdate = z
   .catchall(customFieldValue);
 export type ContactUpdate = z.infer<typeof ContactUpdate>;
 
-/** Spec §4.1 get many. */
+/**
+ * Spec §4.1 get many. `list` is a reference-server extension (CONTACT_QUERY_EXTENSIONS): the members
+ * of one list, a page per request; the dashboard feature-detects it and pages through the list's
+ * `contacts` elsewhere.
+ */
 export const ContactQuery = z.strictObject({
   ...pageQuery(PAGE_LIMITS.contacts.max),
   search: text(SEARCH_MAX_LENGTH).optional(),
   email: text(EMAIL_MAX_LENGTH).optional(),
   id: Id.optional(),
   orphans: flag(),
+  list: ListName.optional(),
 });
+
+/** The query parameters of GET /contacts/ beyond spec §4.1, and why each exists. */
+export const CONTACT_QUERY_EXTENSIONS = {
+  list: 'the members of one list (with search and paging): one request per page of a members page instead of one per contact',
+} as const;
 export type ContactQuery = z.infer<typeof ContactQuery>;
 
 export const ContactPage = pageOf(Contact);

@@ -45,6 +45,8 @@ export interface ContactFilter {
   id?: number;
   /** Contacts on no list. */
   orphans?: boolean;
+  /** Members of this list (the `list` extension of GET /contacts/). */
+  listId?: number;
 }
 
 /** Escapes the LIKE wildcards (and the escape character) of user text. */
@@ -75,6 +77,18 @@ function matching(accountId: number, filter: ContactFilter, fts = false) {
             .select('emails.contact_id')
             .where('emails.account_id', '=', accountId)
             .where('emails.email_key', '=', filter.emailKey),
+        ),
+      );
+    }
+    if (filter.listId !== undefined) {
+      conditions.push(
+        eb(
+          'contacts.id',
+          'in',
+          eb
+            .selectFrom('memberships')
+            .select('memberships.contact_id')
+            .where('memberships.list_id', '=', filter.listId),
         ),
       );
     }
@@ -164,7 +178,11 @@ export async function countContacts(
 
 function isUnfiltered(filter: ContactFilter): boolean {
   return (
-    filter.search === undefined && filter.emailKey === undefined && filter.id === undefined && !filter.orphans
+    filter.search === undefined &&
+    filter.emailKey === undefined &&
+    filter.id === undefined &&
+    filter.listId === undefined &&
+    !filter.orphans
   );
 }
 

@@ -324,6 +324,15 @@ export async function listContacts(
     filter.id = id;
   }
   if (query.email !== undefined) filter.emailKey = emailKey(query.email);
+  if (query.list !== undefined) {
+    // The `list` extension: a limit_lists key sees the members of its own lists only (spec §2.6).
+    const allowed = listLimit(principal);
+    if (allowed && !allowed.has(query.list))
+      throw forbidden(`This key is limited to other lists than ${query.list} (limit_lists)`);
+    const [list] = await findListsByNames(db, account.id, [query.list]);
+    if (!list) throw notFound('List');
+    filter.listId = list.id;
+  }
   let fields: CustomFieldRow[] | undefined;
   if (query.search !== undefined) {
     filter.search = query.search.toLowerCase();

@@ -67,6 +67,11 @@ function sectionRoutes(): RouteObject[] {
       ErrorBoundary: RouteError,
     },
     {
+      path: 'lists/:listName/members',
+      lazy: page(() => import('./routes/list-members.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
       path: 'messages',
       lazy: page(() => import('./routes/messages.tsx')),
       ErrorBoundary: RouteError,

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { customFieldQueries } from '../api/custom-field-queries.ts';
+import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
 import { LinesField } from './lines-field.tsx';
 
 const LABEL = 'Custom fields this administrator is limited to';

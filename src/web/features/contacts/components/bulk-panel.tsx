@@ -15,11 +15,11 @@ import {
   type BulkAction,
   type BulkPlan,
 } from '../lib/bulk-actions.ts';
-import { downloadText } from '../lib/csv.ts';
+import { downloadText } from '../../../lib/csv.ts';
 import { fetchAllContacts } from '../lib/export-contacts.ts';
-import { runJob, type Job } from '../lib/job-runner.ts';
-import { JobProgress } from './job-progress.tsx';
-import { useJobState } from './use-job.ts';
+import { runJob, type Job } from '../../../lib/job-runner.ts';
+import { JobProgress } from '../../../components/job-progress.tsx';
+import { useJobState } from '../../../lib/use-job.ts';
 
 type Step =
   | { step: 'choose' }

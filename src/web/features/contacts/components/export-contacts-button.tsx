@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import type { ContactQuery } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { downloadText } from '../lib/csv.ts';
+import { downloadText } from '../../../lib/csv.ts';
 import { contactsToCsv, fetchAllContacts } from '../lib/export-contacts.ts';
 
 type ExportState =

@@ -1,23 +1,26 @@
 import '../contacts.css';
-import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
 import { contactQueries } from '../api/contact-queries.ts';
-import { downloadText, parseCsv } from '../lib/csv.ts';
+import { downloadText, parseCsv } from '../../../lib/csv.ts';
 import {
   TARGET_LABELS,
+  describeImport,
   guessMapping,
   mapRows,
   rejectedRowsCsv,
   type ColumnTarget,
+  type MapOptions,
   type ValidRow,
 } from '../lib/import-contacts.ts';
 import { importRow, type ExistingAddresses, type ImportCounts } from '../lib/import-row.ts';
-import { runJob, type Job } from '../lib/job-runner.ts';
-import { JobProgress } from './job-progress.tsx';
-import { useJobState } from './use-job.ts';
+import { runJob, type Job } from '../../../lib/job-runner.ts';
+import { JobProgress } from '../../../components/job-progress.tsx';
+import { useJobState } from '../../../lib/use-job.ts';
 
 interface Table {
   header: string[];
@@ -40,9 +43,19 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
   const [step, setStep] = useState<Step>({ step: 'source' });
   const [existing, setExisting] = useState<ExistingAddresses>('skip');
   const queryClient = useQueryClient();
+  // Custom fields map by name on their own; rows naming a list the account lacks are flagged.
+  const customFields = useQuery(customFieldQueries.known(accountId));
+  const lists = useQuery(listQueries.list(accountId));
+  const options = useMemo<MapOptions>(
+    () => ({
+      customFields: customFields.data ?? [],
+      knownLists: lists.data ? new Set(lists.data.map((list) => list.name)) : undefined,
+    }),
+    [customFields.data, lists.data],
+  );
 
   function start(table: Table, mapping: ColumnTarget[]) {
-    const { valid, invalid } = mapRows(table.header, table.rows, mapping);
+    const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
     const api = apiFor(accountId);
     const counts: ImportCounts = { created: 0, skipped: 0, merged: 0 };
     const job = runJob(valid, (row) => importRow(api, row.body, existing, counts), {
@@ -60,7 +73,9 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
   if (step.step === 'source')
     return (
       <SourceForm
-        onRead={(table) => setStep({ step: 'map', table, mapping: guessMapping(table.header) })}
+        onRead={(table) =>
+          setStep({ step: 'map', table, mapping: guessMapping(table.header, options.customFields) })
+        }
       />
     );
   if (step.step === 'map')
@@ -68,6 +83,7 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
       <MappingForm
         table={step.table}
         mapping={step.mapping}
+        options={options}
         existing={existing}
         onExisting={setExisting}
         onMapping={(mapping) => setStep({ ...step, mapping })}
@@ -88,42 +104,35 @@ function ImportJob({
   const state = useJobState(step.job);
   if (!state) return null;
   const over = state.status === 'done' || state.status === 'cancelled';
+  // Not imported: the rows invalid before sending and the rows the server refused, with its reason.
   const rejected = [
     ...step.rejected,
     ...state.failures.map((f) => ({ line: f.item.line, cells: f.item.cells, message: f.message })),
-  ];
+  ].sort((a, b) => a.line - b.line);
+  const summary = describeImport({
+    rows: step.table.rows.length,
+    invalid: step.rejected.length,
+    created: step.counts.created,
+    merged: step.counts.merged,
+    skipped: step.counts.skipped,
+    refused: state.failures.length,
+    pending: state.total - state.done,
+  });
   return (
     <>
       <JobProgress
         title="Import"
         job={step.job}
         state={state}
+        summary={summary}
+        failedCount={rejected.length}
+        listFailures={false}
         onDownloadFailures={() =>
           downloadText('import-rejected.csv', rejectedRowsCsv(step.table.header, rejected))
         }
         onClose={onDone}
       />
-      <p role="status" className="summary">
-        {step.counts.created} created, {step.counts.skipped} skipped (address already in the
-        account), {step.counts.merged} merged.
-        {step.rejected.length > 0 && ` ${step.rejected.length} rows were invalid and not sent.`}
-      </p>
-      {over && step.rejected.length > 0 && (
-        <>
-          {state.failures.length === 0 && (
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                downloadText('import-rejected.csv', rejectedRowsCsv(step.table.header, rejected))
-              }
-            >
-              Download the {rejected.length} rejected rows (CSV)
-            </button>
-          )}
-          <RowErrors rows={step.rejected} />
-        </>
-      )}
+      {over && rejected.length > 0 && <RowErrors rows={rejected} />}
     </>
   );
 }
@@ -155,7 +164,7 @@ function SourceForm({ onRead }: { onRead: (table: Table) => void }) {
         <input
           id={`${id}-file`}
           type="file"
-          accept=".csv,text/csv"
+          accept=".csv,.txt,text/csv"
           onChange={(event) => {
             const file = event.target.files?.[0];
             if (file) void file.text().then(read);
@@ -172,8 +181,9 @@ function SourceForm({ onRead }: { onRead: (table: Table) => void }) {
           onChange={(event) => setText(event.target.value)}
         />
         <p id={`${id}-hint`} className="hint">
-          The first row names the columns. Several addresses or lists in one cell are separated by
-          “;”.
+          The first row names the columns; columns may be separated by “,” or “;”. Several
+          addresses or lists in one cell are separated by “;” (in a “;”-separated file, quote
+          such a cell).
         </p>
       </div>
       {error && (
@@ -193,6 +203,7 @@ function SourceForm({ onRead }: { onRead: (table: Table) => void }) {
 function MappingForm({
   table,
   mapping,
+  options,
   existing,
   onExisting,
   onMapping,
@@ -201,6 +212,7 @@ function MappingForm({
 }: {
   table: Table;
   mapping: ColumnTarget[];
+  options: MapOptions;
   existing: ExistingAddresses;
   onExisting: (value: ExistingAddresses) => void;
   onMapping: (mapping: ColumnTarget[]) => void;
@@ -208,7 +220,7 @@ function MappingForm({
   onStart: () => void;
 }) {
   const id = useId();
-  const { valid, invalid } = mapRows(table.header, table.rows, mapping);
+  const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
   return (
     <div className="stack contact-page">
       <section className="stack" aria-labelledby={`${id}-map`}>

@@ -4,7 +4,7 @@ import {
   type Contact,
   type ContactQuery,
 } from '../../../../api/schemas/contact.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../../../lib/csv.ts';
 import { filtersOf } from './search-params.ts';
 
 type ListPage = (

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from './csv.ts';
-import { existingOwner, guessMapping, mapRows, rejectedRowsCsv } from './import-contacts.ts';
+import { parseCsv } from '../../../lib/csv.ts';
+import {
+  describeImport,
+  existingOwner,
+  guessMapping,
+  mapRows,
+  rejectedRowsCsv,
+} from './import-contacts.ts';
 import { ApiError } from '../../../../api/errors.ts';
 
 describe('CSV import mapping', () => {
@@ -62,5 +68,50 @@ describe('CSV import mapping', () => {
       ['3', 'A, a', 'a', 'early'],
       ['5', 'B', 'b', 'late'],
     ]);
+  });
+
+  it('maps the account’s custom fields by name, sent under their own spelling', () => {
+    expect(guessMapping(['Email', ' shoe size ', 'City'], ['Shoe size'])).toEqual([
+      'emails',
+      'custom',
+      'ignore',
+    ]);
+    const { valid } = mapRows(['email', 'SHOE SIZE'], [['a@x.example', '42']], ['emails', 'custom'], {
+      customFields: ['Shoe size'],
+    });
+    expect(valid[0]?.body).toEqual({ emails: ['a@x.example'], 'Shoe size': '42' });
+  });
+
+  it('flags a row naming a list the account does not have', () => {
+    const { valid, invalid } = mapRows(
+      ['email', 'lists'],
+      [
+        ['a@x.example', 'news'],
+        ['b@x.example', 'news;typo'],
+      ],
+      ['emails', 'lists'],
+      { knownLists: new Set(['news']) },
+    );
+    expect(valid.map((row) => row.line)).toEqual([2]);
+    expect(invalid).toEqual([
+      { line: 3, cells: ['b@x.example', 'news;typo'], message: 'lists: there is no list named typo in this account' },
+    ]);
+  });
+
+  it('accounts for every row once', () => {
+    expect(
+      describeImport({ rows: 4, invalid: 1, created: 2, merged: 0, skipped: 0, refused: 1, pending: 0 }),
+    ).toBe(
+      '4 rows: 2 created, 0 merged, 0 skipped (address already in the account), 1 refused by the server, 1 invalid (not sent).',
+    );
+    expect(
+      describeImport({ rows: 1, invalid: 0, created: 0, merged: 0, skipped: 0, refused: 0, pending: 1 }),
+    ).toMatch(/^1 row: .* 1 not sent yet\.$/);
+  });
+
+  it('reads a ;-separated file', () => {
+    const [header, ...rows] = parseCsv('email;firstname;lists\r\nann@x.example;Ann;"news;events"\r\n');
+    const { valid } = mapRows(header ?? [], rows, guessMapping(header ?? []));
+    expect(valid[0]?.body).toEqual({ emails: ['ann@x.example'], firstname: 'Ann', lists: ['news', 'events'] });
   });
 });

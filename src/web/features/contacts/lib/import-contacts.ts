@@ -1,5 +1,5 @@
 import { ContactCreate } from '../../../../api/schemas/contact.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../../../lib/csv.ts';
 
 /** Where a CSV column goes: a contact field, a custom field (by the column's name), or nowhere. */
 export type ColumnTarget =
@@ -25,11 +25,32 @@ const GUESSES: [RegExp, ColumnTarget][] = [
   [/^ccid$/i, 'ccid'],
 ];
 
-/** A first mapping from the header row; the user can change every column. */
-export function guessMapping(header: readonly string[]): ColumnTarget[] {
+/**
+ * A first mapping from the header row: the usual names of the standard fields, and the account's
+ * custom fields by their name (case aside); the user can change every column.
+ */
+export function guessMapping(
+  header: readonly string[],
+  customFields: readonly string[] = [],
+): ColumnTarget[] {
   return header.map(
-    (name) => GUESSES.find(([pattern]) => pattern.test(name.trim()))?.[1] ?? 'ignore',
+    (name) =>
+      GUESSES.find(([pattern]) => pattern.test(name.trim()))?.[1] ??
+      (customFieldNamed(name, customFields) !== undefined ? 'custom' : 'ignore'),
   );
+}
+
+/** The custom field a column names, matched without regard to case or surrounding spaces. */
+function customFieldNamed(column: string, customFields: readonly string[]): string | undefined {
+  const wanted = column.trim().toLowerCase();
+  return customFields.find((field) => field.toLowerCase() === wanted);
+}
+
+export interface MapOptions {
+  /** The account's custom fields: a column mapped to one is sent under the field's own spelling. */
+  customFields?: readonly string[];
+  /** The account's lists: a row naming another list is flagged (the server would refuse it). */
+  knownLists?: ReadonlySet<string>;
 }
 
 export interface ImportRow {
@@ -57,6 +78,7 @@ export function mapRows(
   header: readonly string[],
   rows: readonly string[][],
   mapping: readonly ColumnTarget[],
+  { customFields = [], knownLists }: MapOptions = {},
 ): { valid: ValidRow[]; invalid: InvalidRow[] } {
   const valid: ValidRow[] = [];
   const invalid: InvalidRow[] = [];
@@ -72,16 +94,23 @@ export function mapRows(
         case 'lists':
           body[target] = [...((body[target] as string[] | undefined) ?? []), ...splitValues(cell)];
           return;
-        case 'custom':
-          if (cell) body[(header[column] ?? '').trim()] = cell;
+        case 'custom': {
+          const name = (header[column] ?? '').trim();
+          if (cell) body[customFieldNamed(name, customFields) ?? name] = cell;
           return;
+        }
         default:
           if (cell) body[target] = cell;
       }
     });
     if (Array.isArray(body.lists) && body.lists.length === 0) delete body.lists;
     const parsed = ContactCreate.safeParse(body);
-    if (parsed.success) {
+    const unknown = parsed.success
+      ? knownLists && parsed.data.lists?.find((list) => !knownLists.has(list))
+      : undefined;
+    if (unknown !== undefined) {
+      invalid.push({ line, cells, message: `lists: there is no list named ${unknown} in this account` });
+    } else if (parsed.success) {
       valid.push({ line, cells, body: parsed.data });
     } else {
       const issue = parsed.error.issues[0];
@@ -109,6 +138,36 @@ export function existingOwner(error: unknown): string | null {
     error instanceof Error ? error.message : '',
   );
   return match?.[1] ?? null;
+}
+
+export interface ImportOutcome {
+  /** Data rows in the file. */
+  rows: number;
+  /** Rows found invalid before sending (not sent). */
+  invalid: number;
+  created: number;
+  merged: number;
+  skipped: number;
+  /** Rows the server refused. */
+  refused: number;
+  /** Rows not sent yet (a running or cancelled import). */
+  pending: number;
+}
+
+/**
+ * The one account of an import: every data row is in exactly one of created, merged, skipped,
+ * refused by the server, invalid (not sent) or not sent yet.
+ */
+export function describeImport(outcome: ImportOutcome): string {
+  const parts = [
+    `${outcome.created} created`,
+    `${outcome.merged} merged`,
+    `${outcome.skipped} skipped (address already in the account)`,
+    `${outcome.refused} refused by the server`,
+    `${outcome.invalid} invalid (not sent)`,
+  ];
+  if (outcome.pending > 0) parts.push(`${outcome.pending} not sent yet`);
+  return `${outcome.rows} ${outcome.rows === 1 ? 'row' : 'rows'}: ${parts.join(', ')}.`;
 }
 
 /** The rows that were not imported, as they came, with the reason in a last column. */

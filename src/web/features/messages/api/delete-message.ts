@@ -4,8 +4,8 @@ import type { Id } from '../../../../api/primitives.ts';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
-import { toCsv } from '../../contacts/lib/csv.ts';
-import { runJob, type Job, type JobFailure } from '../../contacts/lib/job-runner.ts';
+import { toCsv } from '../../../lib/csv.ts';
+import { runJob, type Job, type JobFailure } from '../../../lib/job-runner.ts';
 import { messageQueries } from './message-queries.ts';
 
 /** After deletions: the deleted messages are not fetched again; lists, threads and pages are. */
@@ -36,7 +36,7 @@ export function useDeleteMessage(accountId: AccountId) {
 }
 
 /**
- * Deletes many messages as a visible job (contacts/lib/job-runner.ts): a few at a time, waiting
+ * Deletes many messages as a visible job (lib/job-runner.ts): a few at a time, waiting
  * out the rate limit (spec §8) and retrying transient failures. A message already gone counts as
  * deleted. The account's message queries are refreshed when the job ends.
  */

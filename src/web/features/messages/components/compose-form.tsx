@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import * as z from 'zod';
 import { plainToHtml } from '../../../../api/message-content.ts';
 import { MessageSend } from '../../../../api/schemas/message.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SafeHtmlFrame } from '../../../components/safe-html/safe-html-frame.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
@@ -67,19 +68,29 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
     [hint, errors[field] ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') ||
     undefined;
 
+  // A valid message is confirmed first, naming the list and how many members it reaches.
+  const [confirming, setConfirming] = useState<ComposeOutput | null>(null);
   const onSubmit = form.handleSubmit((input) => {
     setQueued(null);
+    send.reset();
+    setConfirming(input);
+  });
+  const sendConfirmed = (input: ComposeOutput) =>
     send.mutate(input, {
       onSuccess: () => {
+        setConfirming(null);
         setQueued(input.list);
         form.reset(EMPTY);
       },
       onError: (error) => {
         const onField = serverFieldError(error, FIELDS);
-        if (onField) form.setError(onField.field, { type: 'server', message: onField.message });
+        if (onField) {
+          setConfirming(null);
+          form.setError(onField.field, { type: 'server', message: onField.message });
+        }
       },
     });
-  });
+  const members = lists.data?.find((list) => list.name === confirming?.list)?.contacts.length;
 
   const fieldError = (field: Field) =>
     errors[field] && (
@@ -90,12 +101,35 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
 
   return (
     <div className="compose">
+      <ConfirmDialog
+        open={confirming !== null}
+        title={`Send to ${confirming?.list ?? ''}?`}
+        confirmLabel={
+          members === undefined
+            ? 'Send'
+            : `Send to ${members} ${members === 1 ? 'member' : 'members'}`
+        }
+        pendingLabel="Sending…"
+        pending={send.isPending}
+        error={send.error}
+        onClose={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming) sendConfirmed(confirming);
+        }}
+      >
+        <p>
+          {members === undefined
+            ? `The message goes to every member of ${confirming?.list ?? ''}`
+            : `The message goes to the ${members} ${members === 1 ? 'member' : 'members'} of ${confirming?.list ?? ''}`}
+          , past the list&rsquo;s moderation. It cannot be called back once sent.
+        </p>
+      </ConfirmDialog>
       <UnsavedChangesGuard
         dirty={form.formState.isDirty}
         description="This message is not sent. If you leave, what you wrote is lost."
       />
       <p className="notice" id={`${id}-override`}>
-        Sending from the dashboard overrides the list&rsquo;s posting restrictions (spec §4.5): the
+        Sending from the dashboard overrides the list&rsquo;s posting restrictions: the
         message is neither held for moderation nor rejected, whatever the list&rsquo;s moderation,
         allowed and banned senders.
       </p>

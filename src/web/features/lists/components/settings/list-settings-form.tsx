@@ -179,7 +179,7 @@ export function ListSettingsForm({
           <ArchivesSection />
         </Section>
         <Section id="members" title="Members">
-          <MembersSection accountId={accountId} list={list} />
+          <MembersSection list={list} />
         </Section>
 
         <div className="save-bar" role="group" aria-label="Save">

@@ -1,9 +1,5 @@
 import { useId, useState } from 'react';
-import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { Id } from '../../../../../api/primitives.ts';
-import type { AccountId } from '../../../../lib/api-client.ts';
-import { contactQueries } from '../../../contacts/api/contact-queries.ts';
 import { useController, useWatch } from 'react-hook-form';
 import type { List } from '../../../../../api/schemas/list.ts';
 import { SafeHtmlFrame } from '../../../../components/safe-html/safe-html-frame.tsx';
@@ -347,43 +343,7 @@ export function ArchivesSection() {
   );
 }
 
-/** Names are fetched for the first members only: every contact read counts (spec §8). */
-const NAMED_MEMBERS = 25;
-
-function MemberLinks({ accountId, ids }: { accountId: AccountId; ids: Id[] }) {
-  const named = useQueries({
-    queries: ids.slice(0, NAMED_MEMBERS).map((id) => contactQueries.detail(accountId, id)),
-  });
-  return (
-    <>
-      {ids.length > NAMED_MEMBERS && (
-        <p className="hint">
-          Names are shown for the first {NAMED_MEMBERS}; the others are listed by their number.
-        </p>
-      )}
-      <ul className="member-links">
-        {ids.map((id, index) => {
-          const contact = named[index]?.data;
-          const name = contact
-            ? `${contact.firstname} ${contact.surname}`.trim() || contact.emails[0]?.email
-            : undefined;
-          return (
-            <li key={String(id)}>
-              <Link to={`../contacts/${encodeURIComponent(String(id))}`}>
-                {name ?? `Contact ${String(id)}`}
-              </Link>
-              {contact?.emails[0] && name !== contact.emails[0].email && (
-                <span className="hint"> {contact.emails[0].email}</span>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-    </>
-  );
-}
-
-export function MembersSection({ accountId, list }: { accountId: AccountId; list: List }) {
+export function MembersSection({ list }: { list: List }) {
   return (
     <div className="stack">
       <ChoiceField
@@ -395,7 +355,12 @@ export function MembersSection({ accountId, list }: { accountId: AccountId; list
       <h3>
         {list.contacts.length} {list.contacts.length === 1 ? 'member' : 'members'}
       </h3>
-      {list.contacts.length > 0 && <MemberLinks accountId={accountId} ids={list.contacts} />}
+      <p>
+        <Link to="members">
+          {list.contacts.length > 0 ? 'Manage the members' : 'Add members'}
+        </Link>{' '}
+        <span className="hint">search, add, remove, digest, export</span>
+      </p>
     </div>
   );
 }

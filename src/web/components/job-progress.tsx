@@ -1,6 +1,6 @@
 import './job-progress.css';
 import { useEffect, useState } from 'react';
-import { formatResetTime, formatWait } from '../../../lib/rate-limit.ts';
+import { formatResetTime, formatWait } from '../lib/rate-limit.ts';
 import type { Job, JobState } from '../lib/job-runner.ts';
 
 const STATUS_TEXT = {
@@ -18,12 +18,21 @@ export function JobProgress<T>({
   state,
   onDownloadFailures,
   onClose,
+  summary,
+  failedCount = state.failures.length,
+  listFailures = true,
 }: {
   title: string;
   job: Job<T>;
   state: JobState<T>;
   onDownloadFailures: () => void;
   onClose: () => void;
+  /** The job's own account of its items, instead of "n succeeded, m failed" (an import's). */
+  summary?: string;
+  /** The rows the failures download holds (an import adds the rows it never sent). */
+  failedCount?: number;
+  /** Whether to list why items failed here (false: the caller lists them with more context). */
+  listFailures?: boolean;
 }) {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
@@ -40,8 +49,9 @@ export function JobProgress<T>({
         {state.done} of {state.total}
       </progress>
       <p role="status">
-        {STATUS_TEXT[state.status]} {state.done} of {state.total} done: {state.succeeded} succeeded,{' '}
-        {state.failures.length} failed.
+        {STATUS_TEXT[state.status]}{' '}
+        {summary ??
+          `${state.done} of ${state.total} done: ${state.succeeded} succeeded, ${state.failures.length} failed.`}
       </p>
       {state.status === 'waiting' && state.waitingUntil && (
         <p className="notice" role="alert">
@@ -68,9 +78,9 @@ export function JobProgress<T>({
             Cancel
           </button>
         )}
-        {over && state.failures.length > 0 && (
+        {over && failedCount > 0 && (
           <button type="button" className="button" onClick={onDownloadFailures}>
-            Download the {state.failures.length} failed rows (CSV)
+            Download the {failedCount} failed {failedCount === 1 ? 'row' : 'rows'} (CSV)
           </button>
         )}
         {over && (
@@ -79,7 +89,7 @@ export function JobProgress<T>({
           </button>
         )}
       </div>
-      {over && state.failures.length > 0 && (
+      {over && listFailures && state.failures.length > 0 && (
         <details>
           <summary>Why they failed</summary>
           <ul>

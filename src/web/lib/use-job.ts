@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { Job, JobState } from '../lib/job-runner.ts';
+import type { Job, JobState } from './job-runner.ts';
 
 const noop = () => () => undefined;
 

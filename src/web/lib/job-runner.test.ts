@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, RateLimitedError } from '../../../../api/errors.ts';
+import { ApiError, RateLimitedError } from '../../api/errors.ts';
 import { runJob, type JobState, type JobStatus } from './job-runner.ts';
 
 /** A fake clock: sleeping advances it at once and records how long was asked. */

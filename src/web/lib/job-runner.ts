@@ -1,4 +1,4 @@
-import { ApiError, RateLimitedError } from '../../../../api/errors.ts';
+import { ApiError, RateLimitedError } from '../../api/errors.ts';
 
 /**
  * A visible batch job over many API calls (bulk edits, imports): a few calls at a time, pause and

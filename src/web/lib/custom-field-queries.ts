@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { customFieldsOf } from '../../../../api/schemas/contact.ts';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import { customFieldsOf } from '../../api/schemas/contact.ts';
+import { apiFor, type AccountId } from './api-client.ts';
 
 /**
  * The account's custom fields as far as the API shows them (for `limit_metadata`, spec §2.6). Spec

@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams, type LoaderFunctionArgs } from 'react-router';
+import { ErrorMessage } from '../../components/error-message.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
+import { ParentLink } from '../../components/parent-link.tsx';
+import { TableSkeleton } from '../../components/skeleton.tsx';
+import { memberQueries } from '../../features/members/api/member-queries.ts';
+import { MembersBrowser } from '../../features/members/components/members-browser.tsx';
+import { useAccountId } from '../../lib/account-scope.ts';
+import { queryClient } from '../query-client.ts';
+
+export function loader({ params }: LoaderFunctionArgs) {
+  void queryClient.prefetchQuery(memberQueries.list(params.accountId ?? null, params.listName ?? ''));
+  return null;
+}
+
+export function Component() {
+  const accountId = useAccountId();
+  const name = useParams().listName ?? '';
+  const list = useQuery(memberQueries.list(accountId, name));
+  return (
+    <>
+      <ParentLink label={`Settings of ${name}`} />
+      <PageHeading title={`Members of ${name}`} />
+      {list.isPending ? (
+        <TableSkeleton label="Loading the list…" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <MembersBrowser key={`${accountId ?? ''}/${name}`} accountId={accountId} list={list.data} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { Membership } from '../../../../api/schemas/membership.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ErrorMessage } from '../../../components/error-message.tsx';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { useMemberDigest, useRemoveMember } from '../api/member-mutations.ts';
+import type { MembersPage } from '../lib/member-paging.ts';
+
+type Row = MembersPage['rows'][number];
+
+/** Spec §2.3 `digest`: null keeps the address's setting, true forces the digest, false forbids it. */
+const DIGEST_CHOICES = [
+  { value: 'default', label: 'The address’s setting', digest: null },
+  { value: 'digest', label: 'Daily digest', digest: true },
+  { value: 'none', label: 'No digest', digest: false },
+] as const;
+
+function choiceOf(digest: boolean | null): string {
+  return digest === null ? 'default' : digest ? 'digest' : 'none';
+}
+
+export function memberName(row: Row): string {
+  const { contact } = row;
+  return (
+    [contact.firstname, contact.surname].filter(Boolean).join(' ') ||
+    contact.emails[0]?.email ||
+    `#${String(contact.id)}`
+  );
+}
+
+/** The key a member is selected under: its membership's id. */
+export const rowKey = (row: Row) => String(row.membership.id);
+
+/** The digest override of one membership, saved at once; the select says so while it saves. */
+function DigestCell({ accountId, membership, name }: { accountId: AccountId; membership: Membership; name: string }) {
+  const update = useMemberDigest(accountId);
+  const [shown, setShown] = useState<boolean | null | undefined>(undefined);
+  return (
+    <>
+      <select
+        aria-label={`Digest for ${name} (saved at once)`}
+        value={choiceOf(shown === undefined ? membership.digest : shown)}
+        disabled={update.isPending}
+        onChange={(event) => {
+          const digest = DIGEST_CHOICES.find((c) => c.value === event.target.value)?.digest ?? null;
+          setShown(digest);
+          update.mutate({ id: membership.id, digest }, { onSettled: () => setShown(undefined) });
+        }}
+      >
+        {DIGEST_CHOICES.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      {update.isPending && <span className="hint" role="status"> Saving…</span>}
+      {update.isError && <ErrorMessage error={update.error} />}
+    </>
+  );
+}
+
+/** One page of members: select, name (to the contact's page), addresses, digest, remove. */
+export function MembersTable({
+  accountId,
+  list,
+  rows,
+  selected,
+  onToggle,
+}: {
+  accountId: AccountId;
+  list: string;
+  rows: Row[];
+  selected: ReadonlySet<string>;
+  onToggle: (rows: Row[], on: boolean) => void;
+}) {
+  const remove = useRemoveMember(accountId);
+  const [removing, setRemoving] = useState<Row | null>(null);
+  const allSelected = rows.length > 0 && rows.every((row) => selected.has(rowKey(row)));
+  return (
+    <>
+      <table className="members-table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <input
+                type="checkbox"
+                aria-label="Select every member on this page"
+                checked={allSelected}
+                onChange={(event) => onToggle(rows, event.target.checked)}
+              />
+            </th>
+            <th scope="col">Name</th>
+            <th scope="col">Email addresses</th>
+            <th scope="col">Digest</th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const name = memberName(row);
+            const ref = row.contact.emails[0]?.contact ?? row.contact.id;
+            return (
+              <tr key={rowKey(row)}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${name}`}
+                    checked={selected.has(rowKey(row))}
+                    onChange={(event) => onToggle([row], event.target.checked)}
+                  />
+                </td>
+                <td data-label="Name">
+                  <Link to={`../../../contacts/${encodeURIComponent(String(ref))}`} relative="path">
+                    {name}
+                  </Link>
+                </td>
+                <td data-label="Addresses">
+                  {row.contact.emails.map((email) => (
+                    <span key={String(email.id)} className="cell-line">
+                      {email.email}
+                    </span>
+                  ))}
+                </td>
+                <td data-label="Digest">
+                  <DigestCell accountId={accountId} membership={row.membership} name={name} />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="button danger"
+                    aria-label={`Remove ${name} from ${list}`}
+                    onClick={() => {
+                      remove.reset();
+                      setRemoving(row);
+                    }}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove from ${list}?`}
+        confirmLabel="Remove"
+        pendingLabel="Removing…"
+        pending={remove.isPending}
+        error={remove.error}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) remove.mutate(removing.membership.id, { onSuccess: () => setRemoving(null) });
+        }}
+      >
+        <p>
+          {removing ? memberName(removing) : ''} will no longer receive the messages of {list}. The
+          contact stays in the address book.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
