@@ -682,12 +682,11 @@ async function replaceMemberships(
   const currentNames = new Set(current.map((membership) => membership.list_name));
   const wantedNames = new Set(wanted);
   const added = wanted.filter((name) => !currentNames.has(name));
-  // Before the lookup: a limited key learns nothing of which other lists exist.
-  assertListsManageable(principal, added);
   const found = new Map(
     (await findListsByNames(db, account.id, added)).map((list) => [list.name, list.id]),
   );
-  const unknownLists = added.filter((name) => !found.has(name));
+  // A list hidden from a list-limited key is as unknown as a missing one (spec §2.6, SECURITY.md 33).
+  const unknownLists = added.filter((name) => !found.has(name) || !isListVisible(principal, name));
   if (unknownLists.length > 0) {
     throw badRequest(
       `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
