@@ -13,9 +13,9 @@ import { RE2JS } from 're2js';
 
 export interface UserRegex {
   /** Whether the pattern matches anywhere in `text`, as `RegExp.prototype.test` would. */
-  test(text: string): boolean;
+  test: (text: string) => boolean;
   /** The first text the pattern matches in `text`, or null: what a taboo rule names when it holds. */
-  find(text: string): string | null;
+  find: (text: string) => string | null;
 }
 
 export interface UserRegexOptions {
