@@ -93,8 +93,9 @@ test('an administrator with limited permissions gets a key that can do only what
   await page.getByRole('button', { name: 'New administrator' }).click();
   await create.getByLabel('Username (email address)').fill(username);
   await create.getByRole('button', { name: 'Create the administrator' }).click();
+  // SECURITY.md 33: the same words whether the name is taken here or in another account.
   await expect(
-    create.getByText(`The username an administrator named ${username} already exists.`),
+    create.getByText('The username cannot be used; choose another username.'),
   ).toBeVisible();
   await create.getByRole('button', { name: 'Cancel' }).click();
 

@@ -99,7 +99,7 @@ test('an import that hits 429 waits for the reset shown on screen, then finishes
   await expectWaitThenFinish(
     page.getByRole('region', { name: 'Import' }),
     resetAt,
-    'Finished. 8 of 8 done: 8 succeeded, 0 failed.',
+    'Finished. 8 rows: 8 created, 0 merged, 0 skipped (address already in the account), 0 refused by the server, 0 invalid (not sent).',
   );
   expect((await api.contacts.list({ search: domain })).count).toBe(8);
 });

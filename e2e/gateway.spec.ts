@@ -170,6 +170,10 @@ test('an API key typed once: the pages do their main job, and the key never reac
   await page.getByLabel('Subject').fill('Hello through the gateway');
   await page.getByLabel('Plain text').fill('Hello.');
   await page.getByRole('button', { name: 'Send to the list' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send to news?' })
+    .getByRole('button', { name: /^Send to \d+ members?$/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued' })).toBeVisible();
 
   // Administrators: the table of the account's administrators.
