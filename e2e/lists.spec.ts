@@ -11,7 +11,6 @@ import {
 import { expectNoAxeViolations } from './fixtures/axe.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
-
 /** An account with its key, two contacts, and a typed client for arranging and checking. */
 async function setup(server: RunningServer) {
   const account = await accountWithContacts(server, 'lists', ['Ada', 'Grace']);
@@ -470,6 +469,7 @@ test('leaving with unsaved changes asks first', async ({ page, server }) => {
     .click();
   await dialog.getByRole('button', { name: 'Leave and lose the changes' }).click();
   await expect(page).toHaveURL(/\/contacts$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Contacts' })).toBeVisible();
   expect((await api.lists.get('news')).description).toBe('');
 
   // Closing or reloading the tab with unsaved changes: the browser's own question.

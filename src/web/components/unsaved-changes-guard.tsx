@@ -26,12 +26,17 @@ export function UnsavedChangesGuard({
     ({ currentLocation, nextLocation }) =>
       !leaving?.current && dirtyRef.current && currentLocation.pathname !== nextLocation.pathname,
   );
+  // Once the person chose to leave, the page may stay mounted a moment longer (the next page's
+  // code is still loading): a reload or a typed address in that moment must not ask again.
+  const left = useRef(false);
   useEffect(() => {
     if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!left.current && !leaving?.current) event.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  }, [dirty, leaving]);
 
   return (
     <Dialog
@@ -49,7 +54,14 @@ export function UnsavedChangesGuard({
         >
           Stay on this page
         </button>
-        <button type="button" className="button danger" onClick={() => blocker.proceed?.()}>
+        <button
+          type="button"
+          className="button danger"
+          onClick={() => {
+            left.current = true;
+            blocker.proceed?.();
+          }}
+        >
           Leave and lose the changes
         </button>
       </div>
