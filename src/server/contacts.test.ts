@@ -613,6 +613,16 @@ describeEachDialect('contacts: get many (spec §4.1)', (dialect) => {
       expect(await orphans()).toBe(before);
     });
 
+    it('compares a long term whole, not only the part the index looks up', async () => {
+      const start = 'quasimodo-'.repeat(7); // 70 characters: beyond the 64 the index looks up
+      const target = await postContact(server, { emails: [freshAddress()], notes: `${start}bells` });
+      await postContact(server, { emails: [freshAddress()], notes: `${start}gargoyles` });
+      expect(idsOf(await list({ search: `${start}BELLS` }))).toEqual([target.id]);
+      expect((await list({ search: `${start}bellz` })).count).toBe(0);
+      // The longest search the contract takes, every word of it counted.
+      expect((await list({ search: `${'w '.repeat(120)}${start}bells` })).count).toBe(0);
+    });
+
     it('never finds another account’s contacts', async () => {
       const other = await server.createAccount('searched-elsewhere');
       const as = { key: server.globalKey };

@@ -51,7 +51,11 @@ export function useReadPool(db: Kysely<Database>, pool: ReadPool): void {
 }
 
 /** Runs `read` when no other heavy read of the same account is under way (in this process). */
-export function oneAtATimePerAccount<T>(db: Kysely<Database>, accountId: number, read: () => Promise<T>): Promise<T> {
+export function oneAtATimePerAccount<T>(
+  db: Kysely<Database>,
+  accountId: number,
+  read: () => Promise<T>,
+): Promise<T> {
   let ofDb = lanes.get(db);
   if (!ofDb) {
     ofDb = new AccountLanes();

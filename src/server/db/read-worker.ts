@@ -36,6 +36,9 @@ parentPort?.on('message', (message: { id: number; job: PageJob }) => {
   try {
     parentPort?.postMessage({ id: message.id, answer: run(message.job) });
   } catch (error) {
-    parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+    parentPort?.postMessage({
+      id: message.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 });

@@ -51,20 +51,25 @@ export const SQLITE_KEY_FACTOR = 2147483648;
 /** Names of the SQLite triggers of this migration: the demo drops and re-creates them. */
 export const SQLITE_SEARCH_TRIGGER_PREFIX = 'contact_search_';
 
-const key = (row: string, contactId = 'id') => `${row}.account_id * ${SQLITE_KEY_FACTOR} + ${row}.${contactId}`;
+const key = (row: string, contactId = 'id') =>
+  `${row}.account_id * ${SQLITE_KEY_FACTOR} + ${row}.${contactId}`;
 
 /**
  * The searchable text of the contact `contactId` (an SQL expression), null when it is gone. Its
  * parts come in index order (no `group_concat(… order by …)`: SQLite before 3.44, as in the
  * sqlite3 shell of Debian 12, could not even read a schema holding it).
  */
-export const sqliteText = (contactId: string) => `(select t.firstname || ' ' || t.surname || char(10) || t.notes
+export const sqliteText = (
+  contactId: string,
+) => `(select t.firstname || ' ' || t.surname || char(10) || t.notes
     || char(10) || coalesce(t.ccid, '')
     || char(10) || coalesce((select group_concat(e.email, char(10)) from emails e where e.contact_id = t.id), '')
     || char(10) || coalesce((select group_concat(v.value, char(10)) from contact_values v where v.contact_id = t.id), '')
   from contacts t where t.id = ${contactId})`;
 
-const sqliteRefresh = (contactId: string) => `update contact_search set search_text = ${sqliteText(contactId)}
+const sqliteRefresh = (
+  contactId: string,
+) => `update contact_search set search_text = ${sqliteText(contactId)}
   where key = (select ${key('c')} from contacts c where c.id = ${contactId});`;
 
 /** SQL that fills both tables for the contacts with an id above `afterId` (migration, demo). */
@@ -87,45 +92,81 @@ async function sqliteUp(db: Kysely<unknown>): Promise<void> {
   await sql`drop table if exists contacts_fts`.execute(db);
   await sql`alter table contacts drop column search_text`.execute(db);
 
-  await sql`create table contact_search (key integer primary key, search_text text not null)`.execute(db);
+  await sql`create table contact_search (key integer primary key, search_text text not null)`.execute(
+    db,
+  );
   await sql`create table contact_orphans (key integer primary key)`.execute(db);
   // columnsize=0: nothing ranks matches, so the per-row token counts would only take space.
   await sql`create virtual table contact_search_fts using fts5(search_text,
-    content='contact_search', content_rowid='key', tokenize='trigram case_sensitive 0', columnsize=0)`.execute(db);
+    content='contact_search', content_rowid='key', tokenize='trigram case_sensitive 0', columnsize=0)`.execute(
+    db,
+  );
   for (const statement of sqliteBackfill(0)) await sql.raw(statement).execute(db);
 
   const triggers: [string, string][] = [
     // The index follows the text.
-    ['fts_insert', `after insert on contact_search begin
-      insert into contact_search_fts (rowid, search_text) values (new.key, new.search_text); end`],
-    ['fts_delete', `after delete on contact_search begin
-      insert into contact_search_fts (contact_search_fts, rowid, search_text) values ('delete', old.key, old.search_text); end`],
-    ['fts_update', `after update of search_text on contact_search when old.search_text is not new.search_text begin
+    [
+      'fts_insert',
+      `after insert on contact_search begin
+      insert into contact_search_fts (rowid, search_text) values (new.key, new.search_text); end`,
+    ],
+    [
+      'fts_delete',
+      `after delete on contact_search begin
+      insert into contact_search_fts (contact_search_fts, rowid, search_text) values ('delete', old.key, old.search_text); end`,
+    ],
+    [
+      'fts_update',
+      `after update of search_text on contact_search when old.search_text is not new.search_text begin
       insert into contact_search_fts (contact_search_fts, rowid, search_text) values ('delete', old.key, old.search_text);
-      insert into contact_search_fts (rowid, search_text) values (new.key, new.search_text); end`],
+      insert into contact_search_fts (rowid, search_text) values (new.key, new.search_text); end`,
+    ],
     // The text follows the contact, its addresses and its custom values.
-    ['contact_insert', `after insert on contacts begin
+    [
+      'contact_insert',
+      `after insert on contacts begin
       insert into contact_search (key, search_text) values (${key('new')}, ${sqliteText('new.id')});
-      insert into contact_orphans (key) values (${key('new')}); end`],
-    ['contact_update', `after update of firstname, surname, notes, ccid on contacts begin
-      ${sqliteRefresh('new.id')} end`],
+      insert into contact_orphans (key) values (${key('new')}); end`,
+    ],
+    [
+      'contact_update',
+      `after update of firstname, surname, notes, ccid on contacts begin
+      ${sqliteRefresh('new.id')} end`,
+    ],
     // A cascade removes the contact's children after its row, before this trigger.
-    ['contact_delete', `after delete on contacts begin
+    [
+      'contact_delete',
+      `after delete on contacts begin
       delete from contact_search where key = ${key('old')};
-      delete from contact_orphans where key = ${key('old')}; end`],
-    ...([['emails', 'email'], ['contact_values', 'value']] as const).flatMap(([table, text]): [string, string][] => [
+      delete from contact_orphans where key = ${key('old')}; end`,
+    ],
+    ...(
+      [
+        ['emails', 'email'],
+        ['contact_values', 'value'],
+      ] as const
+    ).flatMap(([table, text]): [string, string][] => [
       [`${table}_insert`, `after insert on ${table} begin ${sqliteRefresh('new.contact_id')} end`],
-      [`${table}_update`, `after update of ${text}, contact_id on ${table} begin
-        ${sqliteRefresh('old.contact_id')} ${sqliteRefresh('new.contact_id')} end`],
+      [
+        `${table}_update`,
+        `after update of ${text}, contact_id on ${table} begin
+        ${sqliteRefresh('old.contact_id')} ${sqliteRefresh('new.contact_id')} end`,
+      ],
       [`${table}_delete`, `after delete on ${table} begin ${sqliteRefresh('old.contact_id')} end`],
     ]),
     // Orphans: a contact's first membership removes it, its last one's deletion adds it back.
-    ['membership_insert', `after insert on memberships begin
-      delete from contact_orphans where key = ${key('new', 'contact_id')}; end`],
-    ['membership_delete', `after delete on memberships begin
+    [
+      'membership_insert',
+      `after insert on memberships begin
+      delete from contact_orphans where key = ${key('new', 'contact_id')}; end`,
+    ],
+    [
+      'membership_delete',
+      `after delete on memberships begin
       insert or ignore into contact_orphans (key)
         select ${key('c')} from contacts c where c.id = old.contact_id
-          and not exists (select 1 from memberships m where m.contact_id = old.contact_id); end`],
+          and not exists (select 1 from memberships m where m.contact_id = old.contact_id); end`,
+    ],
   ];
   for (const [name, body] of triggers) {
     await sql.raw(`create trigger ${SQLITE_SEARCH_TRIGGER_PREFIX}${name} ${body}`).execute(db);
@@ -142,11 +183,15 @@ async function sqliteDown(db: Kysely<unknown>): Promise<void> {
   // Migrations 0300 and 0400 as they left things; the text is filled again by the next write.
   await sql`alter table contacts add column search_text text not null default ''`.execute(db);
   await sql`create virtual table contacts_fts using fts5(
-    search_text, content='contacts', content_rowid='id', tokenize='trigram case_sensitive 1')`.execute(db);
+    search_text, content='contacts', content_rowid='id', tokenize='trigram case_sensitive 1')`.execute(
+    db,
+  );
   await sql`create trigger contacts_fts_insert after insert on contacts begin
     insert into contacts_fts(rowid, search_text) values (new.id, new.search_text); end`.execute(db);
   await sql`create trigger contacts_fts_delete after delete on contacts begin
-    insert into contacts_fts(contacts_fts, rowid, search_text) values ('delete', old.id, old.search_text); end`.execute(db);
+    insert into contacts_fts(contacts_fts, rowid, search_text) values ('delete', old.id, old.search_text); end`.execute(
+    db,
+  );
   await sql`create trigger contacts_fts_update after update of search_text on contacts begin
     insert into contacts_fts(contacts_fts, rowid, search_text) values ('delete', old.id, old.search_text);
     insert into contacts_fts(rowid, search_text) values (new.id, new.search_text); end`.execute(db);
@@ -199,8 +244,12 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
 
   const icu = await sql`select 1 from pg_collation where collname = 'und-x-icu'`.execute(db);
   const fold = icu.rows.length > 0 ? `lower($1 collate "und-x-icu")` : 'lower($1)';
-  await sql.raw(`create function listkeeper_fold(text) returns text language sql immutable parallel safe
-    as $$ select ${fold} $$`).execute(db);
+  await sql
+    .raw(
+      `create function listkeeper_fold(text) returns text language sql immutable parallel safe
+    as $$ select ${fold} $$`,
+    )
+    .execute(db);
 
   await sql`create table contact_search (
     contact_id integer primary key references contacts(id) on delete cascade,
@@ -219,31 +268,47 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
   const deferred = `if current_setting('${POSTGRES_DEFER_SETTING}', true) = 'on' then return null; end if;`;
   // Locks the rows first, then reads the contact in a statement of its own: under READ COMMITTED
   // that statement sees what a concurrent writer of the same contact committed while we waited.
-  await sql.raw(`create function contact_search_refresh(ids integer[]) returns void language plpgsql as $$ begin
+  await sql
+    .raw(
+      `create function contact_search_refresh(ids integer[]) returns void language plpgsql as $$ begin
       if current_setting('${POSTGRES_DEFER_SETTING}', true) = 'on' then return; end if;
       perform 1 from contact_search where contact_id = any(ids) order by contact_id for update;
       update contact_search s set search_text = t.search_text
         from (select c.id, ${POSTGRES_TEXT} as search_text from contacts c where c.id = any(ids)) t
         where s.contact_id = t.id and s.search_text is distinct from t.search_text;
-    end $$`).execute(db);
-  await sql.raw(`create function contact_search_contacts_insert() returns trigger language plpgsql as $$ begin
+    end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create function contact_search_contacts_insert() returns trigger language plpgsql as $$ begin
       ${deferred}
       insert into contact_search (contact_id, account_id, search_text)
         select c.id, c.account_id, ${POSTGRES_TEXT} from contacts c where c.id in (select id from new_rows);
       insert into contact_orphans (account_id, contact_id) select account_id, id from new_rows;
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger contact_search_contacts_insert after insert on contacts
-    referencing new table as new_rows for each statement execute function contact_search_contacts_insert()`.execute(db);
-  await sql.raw(`create function contact_search_contacts_update() returns trigger language plpgsql as $$ begin
+    referencing new table as new_rows for each statement execute function contact_search_contacts_insert()`.execute(
+    db,
+  );
+  await sql
+    .raw(
+      `create function contact_search_contacts_update() returns trigger language plpgsql as $$ begin
       perform contact_search_refresh(array[new.id]);
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger contact_search_contacts_update after update on contacts for each row
     when ((old.firstname, old.surname, old.notes, old.ccid) is distinct from (new.firstname, new.surname, new.notes, new.ccid))
     execute function contact_search_contacts_update()`.execute(db);
   // Statement-level with transition tables: a bulk insert of addresses is one refresh.
-  await sql.raw(`create function contact_search_children() returns trigger language plpgsql as $$ begin
+  await sql
+    .raw(
+      `create function contact_search_children() returns trigger language plpgsql as $$ begin
       ${deferred}
       if tg_op = 'INSERT' then
         perform contact_search_refresh(array(select distinct contact_id from new_rows));
@@ -253,21 +318,29 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
         perform contact_search_refresh(array(select distinct contact_id from old_rows));
       end if;
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   for (const table of ['emails', 'contact_values']) {
     const name = (event: string) => sql.id(`contact_search_${table}_${event}`);
     await sql`create trigger ${name('insert')} after insert on ${sql.id(table)}
-      referencing new table as new_rows for each statement execute function contact_search_children()`.execute(db);
+      referencing new table as new_rows for each statement execute function contact_search_children()`.execute(
+      db,
+    );
     await sql`create trigger ${name('update')} after update on ${sql.id(table)}
       referencing old table as old_rows new table as new_rows
       for each statement execute function contact_search_children()`.execute(db);
     await sql`create trigger ${name('delete')} after delete on ${sql.id(table)}
-      referencing old table as old_rows for each statement execute function contact_search_children()`.execute(db);
+      referencing old table as old_rows for each statement execute function contact_search_children()`.execute(
+      db,
+    );
   }
   // The contacts' rows are locked first (FOR NO KEY UPDATE does not wait for the key-share locks
   // that inserting memberships takes): two transactions removing a contact's last two memberships
   // each see the other's, and the second to lock re-reads after the first committed.
-  await sql.raw(`create function contact_search_memberships() returns trigger language plpgsql as $$ begin
+  await sql
+    .raw(
+      `create function contact_search_memberships() returns trigger language plpgsql as $$ begin
       ${deferred}
       if tg_op = 'INSERT' then
         perform 1 from contacts where id in (select contact_id from new_rows) order by id for no key update;
@@ -281,11 +354,17 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
           on conflict do nothing;
       end if;
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger contact_search_memberships_insert after insert on memberships
-    referencing new table as new_rows for each statement execute function contact_search_memberships()`.execute(db);
+    referencing new table as new_rows for each statement execute function contact_search_memberships()`.execute(
+    db,
+  );
   await sql`create trigger contact_search_memberships_delete after delete on memberships
-    referencing old table as old_rows for each statement execute function contact_search_memberships()`.execute(db);
+    referencing old table as old_rows for each statement execute function contact_search_memberships()`.execute(
+    db,
+  );
 }
 
 /**
@@ -297,12 +376,17 @@ async function createPostgresTrigramIndex(db: Kysely<unknown>): Promise<void> {
     where name in ('pg_trgm', 'btree_gin')`.execute(db);
   const names = new Set(available.rows.map((row) => row.name));
   if (!names.has('pg_trgm')) return;
-  for (const columns of names.has('btree_gin') ? ['account_id, search_text gin_trgm_ops', 'search_text gin_trgm_ops'] : ['search_text gin_trgm_ops']) {
+  for (const columns of names.has('btree_gin')
+    ? ['account_id, search_text gin_trgm_ops', 'search_text gin_trgm_ops']
+    : ['search_text gin_trgm_ops']) {
     await sql`savepoint contact_search_trigram`.execute(db);
     try {
       await sql`create extension if not exists pg_trgm`.execute(db);
-      if (columns.startsWith('account_id')) await sql`create extension if not exists btree_gin`.execute(db);
-      await sql.raw(`create index contact_search_trgm on contact_search using gin (${columns})`).execute(db);
+      if (columns.startsWith('account_id'))
+        await sql`create extension if not exists btree_gin`.execute(db);
+      await sql
+        .raw(`create index contact_search_trgm on contact_search using gin (${columns})`)
+        .execute(db);
       await sql`release savepoint contact_search_trigram`.execute(db);
       return;
     } catch {
@@ -317,10 +401,13 @@ async function postgresDown(db: Kysely<unknown>): Promise<void> {
   }
   await sql`drop table if exists contact_search`.execute(db);
   await sql`drop table if exists contact_orphans`.execute(db);
-  for (const signature of POSTGRES_FUNCTIONS) await sql.raw(`drop function if exists ${signature}`).execute(db);
+  for (const signature of POSTGRES_FUNCTIONS)
+    await sql.raw(`drop function if exists ${signature}`).execute(db);
   await sql`alter table contacts add column search_text text not null default ''`.execute(db);
   const trigram = await sql`select 1 from pg_extension where extname = 'pg_trgm'`.execute(db);
   if (trigram.rows.length > 0) {
-    await sql`create index contacts_search_trgm on contacts using gin (search_text gin_trgm_ops)`.execute(db);
+    await sql`create index contacts_search_trgm on contacts using gin (search_text gin_trgm_ops)`.execute(
+      db,
+    );
   }
 }
