@@ -21,6 +21,8 @@ import type { SectionResult } from './section.ts';
 
 export interface SearchOptions {
   sizes: number[];
+  /** The databases to run on, each in turn (one at a time: a 1M run is heavy on a small machine). */
+  databases: readonly ('sqlite' | 'postgres')[];
   /** Seconds per query shape. */
   seconds: number;
   progress: (line: string) => void;
@@ -49,7 +51,7 @@ export async function searchAtScale(options: SearchOptions): Promise<SectionResu
   let ok = true;
   const unavailable = postgresAvailable();
   const notes: string[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  for (const dialect of options.databases) {
     if (dialect === 'postgres' && unavailable) {
       notes.push(`PostgreSQL skipped: ${unavailable}.`);
       ok = false;
