@@ -17,7 +17,7 @@ export function registerAccountsRoutes(app: FastifyInstance, deps: AppDeps): voi
     getAccount(ctx.db, ctx.params.id ?? '', ctx.query),
   );
 
-  defineRoute(app, deps, 'accounts.create', (ctx) => createAccount(ctx.db, ctx.body));
+  defineRoute(app, deps, 'accounts.create', (ctx) => createAccount(ctx.db, ctx.principal, ctx.body));
 
   defineRoute(app, deps, 'accounts.update', (ctx) =>
     updateAccount(ctx.db, ctx.params.id ?? '', ctx.body),
