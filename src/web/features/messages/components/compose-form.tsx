@@ -13,7 +13,7 @@ import { SafeHtmlFrame } from '../../../components/safe-html/safe-html-frame.tsx
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 import { useSendMessage } from '../api/send-message.ts';
 
 /**
