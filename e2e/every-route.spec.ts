@@ -183,7 +183,7 @@ const routes: Route[] = [
   { name: 'the 404 page', path: () => '/no-such-page', heading: () => 'Page not found' },
 ];
 
-async function visit(page: Page, corpus: Corpus, route: Route) {
+async function visit(page: Page, corpus: Corpus, route: Route, { axe = true } = {}) {
   await page.goto(route.path(corpus));
   await expect(
     page.getByRole('heading', { level: 1, name: route.heading(corpus), exact: true }),
@@ -191,7 +191,7 @@ async function visit(page: Page, corpus: Corpus, route: Route) {
   if (route.shows) await expect(page.getByText(route.shows(corpus)).first()).toBeVisible();
   // Skeletons gone: axe judges the page as it settles.
   await expect(page.locator('.skeleton')).toHaveCount(0);
-  await expectNoAxeViolations(page, route.name);
+  if (axe) await expectNoAxeViolations(page, route.name);
 }
 
 for (const theme of themes) {
@@ -260,9 +260,11 @@ test("every route at a phone's width: compact header, menu, cards, nothing scrol
       heading: () => `List ${LONG_LIST}`,
     },
   ];
+  // Axe (some 10 s a page here) where the phone layout differs most: the tables turned cards.
+  const axeAtPhone = new Set(['Contacts', 'List members', 'Messages', 'Administrators']);
   let cardTables = 0;
   for (const route of phoneRoutes) {
-    await visit(page, corpus, route);
+    await visit(page, corpus, route, { axe: axeAtPhone.has(route.name) });
     await expectPhoneFit(page, `${route.name} at 390`);
     cardTables += await expectTablesAsCards(page, route.name);
     // The sections are behind the Menu button, and reachable there.
@@ -278,7 +280,7 @@ test("every route at a phone's width: compact header, menu, cards, nothing scrol
   await page.goto(`/a/${corpus.account.id}/contacts`);
   await openMenu(page);
   await expectNoAxeViolations(page, 'the open menu at 390');
-  await expectPhoneFit(page, 'the open menu');
+  await expectPhoneFit(page, 'the open menu', { menuOpen: true });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Lists' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
