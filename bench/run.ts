@@ -3,7 +3,9 @@
 //   --check-bundle  only the bundle-size section; exit 1 when the initial JS or a page is over budget (CI).
 //   --reuse-dist    skip the build when dist/ already has a manifest.
 //   --server        server throughput beside bare node:http (--contacts N, --duration S per endpoint).
-//   --search        search at 100,000 and 1,000,000 contacts on SQLite and PostgreSQL.
+//   --search        search at 100,000 and 1,000,000 contacts on SQLite and PostgreSQL, every query
+//                   shape at 1 connection (--search-sizes N,M for other sizes, e.g. 20000 first;
+//                   --search-databases sqlite or postgres for one of them).
 //   --load          load: --clients N (50) for --load-seconds S (60) on two processes on PostgreSQL,
 //                   then one on SQLite.
 //   --lighthouse    Lighthouse on the sign-in, contacts, list settings and message pages.
@@ -15,6 +17,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
+import * as z from 'zod';
 import { bundleSize } from './bundle-size.ts';
 import { contactsRender } from './contacts-render.ts';
 import { crashSafety } from './crash-safety.ts';
@@ -38,6 +41,8 @@ const { values: flags } = parseArgs({
     contacts: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     search: { type: 'boolean', default: false },
+    'search-sizes': { type: 'string', default: '100000,1000000' },
+    'search-databases': { type: 'string', default: 'sqlite,postgres' },
     load: { type: 'boolean', default: false },
     clients: { type: 'string', default: '50' },
     'load-seconds': { type: 'string', default: '60' },
@@ -78,7 +83,12 @@ const sections: { id: string; chosen: boolean; run: () => Promise<SectionResult>
     id: 'search',
     chosen: flags.search,
     run: () =>
-      searchAtScale({ sizes: [100_000, 1_000_000], seconds: 5, connections: 10, progress }),
+      searchAtScale({
+        sizes: flags['search-sizes'].split(',').map(Number),
+        databases: z.array(z.enum(['sqlite', 'postgres'])).parse(flags['search-databases'].split(',')),
+        seconds: 5,
+        progress,
+      }),
   },
   {
     id: 'lighthouse',

@@ -13,6 +13,7 @@ import { readFormBody } from '../api/form-encoding.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { readPoolOf } from './db/heavy-reader.ts';
 import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
 import { readJsonBody } from './http/json-body.ts';
@@ -56,6 +57,9 @@ export async function buildApp({
       void reply.status(status).send({ is_error: true, message });
     },
   });
+
+  // The threads that run long reads (SQLite) start with the server rather than with a request.
+  readPoolOf(database.db)?.warm();
 
   const deps: AppDeps = {
     db: database.db,

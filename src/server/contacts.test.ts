@@ -536,15 +536,124 @@ describeEachDialect('contacts: get many (spec §4.1)', (dialect) => {
       expect(await found('ornitho')).toEqual([]);
     });
 
+    it('matches every word of the search, each in any property and in any order', async () => {
+      const target = await postContact(server, {
+        emails: [freshAddress()],
+        firstname: 'Wilhelmina',
+        surname: 'Quaxley',
+        notes: 'Zeppelin pilot',
+      });
+      for (const term of ['quaxley zeppelin', '  ZEPPELIN\twilhelm ', 'pilot quax wil', 'ot qu']) {
+        expect(idsOf(await list({ search: term })), term).toEqual([target.id]);
+      }
+      expect((await list({ search: 'quaxley nowhere' })).count).toBe(0);
+      // With an id or an address, the search narrows that one contact.
+      expect(idsOf(await list({ search: 'zeppelin pi', id: target.id }))).toEqual([target.id]);
+      expect((await list({ search: 'zeppelin', id: ids[0] })).count).toBe(0);
+      const address = at(target.emails).email;
+      expect(idsOf(await list({ search: 'quaxley', email: address }))).toEqual([target.id]);
+      expect((await list({ search: 'nowhere', email: address })).count).toBe(0);
+      // Blank: no search at all.
+      expect((await list({ search: '   ', limit: 1 })).count).toBe((await list({ limit: 1 })).count);
+    });
+
+    it('finds contacts by the names of their lists, as memberships and names change', async () => {
+      const contact = await postContact(server, { emails: [freshAddress()], firstname: 'Listed' });
+      const found = async (term: string) => idsOf(await list({ search: term }));
+      await addList(server, 'orchid-growers');
+      expect(await found('orchid')).toEqual([]);
+      const joined = expectStatus(
+        await server.request('POST', '/api/2/membership/', {
+          form: { contact: contact.id, list: 'orchid-growers' },
+        }),
+        200,
+      ) as { id: number };
+      expect(await found('ORCHID-gro')).toEqual([contact.id]);
+      expect(await found('orchid listed')).toEqual([contact.id]);
+      expect((await list({ search: 'orchid', orphans: true })).count).toBe(0);
+
+      expectStatus(
+        await server.request('PUT', '/api/2/lists/orchid-growers/', { form: { name: 'cactus-club' } }),
+        200,
+      );
+      expect(await found('orchid')).toEqual([]);
+      expect(await found('cactus')).toEqual([contact.id]);
+
+      expectStatus(await server.request('DELETE', `/api/2/membership/${joined.id}/`), 200);
+      expect(await found('cactus')).toEqual([]);
+      expect(idsOf(await list({ search: 'listed', orphans: true }))).toEqual([contact.id]);
+    });
+
+    it('follows custom values: written, changed, and gone with their field', async () => {
+      await addField(server, 'Hobby', 'hobby');
+      const contact = await postContact(server, { emails: [freshAddress()], hobby: 'Falconry' });
+      const found = async (term: string) => idsOf(await list({ search: term }));
+      expect(await found('falconr')).toEqual([contact.id]);
+      await server.request('PUT', contactUrl(contact.id), { form: { hobby: 'Origami' } });
+      expect(await found('falconr')).toEqual([]);
+      expect(await found('origami')).toEqual([contact.id]);
+      // However a field goes (here behind the API's back), its values stop matching with it.
+      await server.database.db.deleteFrom('custom_fields').where('identifier', '=', 'hobby').execute();
+      expect(await found('origami')).toEqual([]);
+    });
+
+    it('keeps the orphans exact through memberships added and removed', async () => {
+      const orphans = async () => (await list({ orphans: true, limit: 1 })).count;
+      const before = await orphans();
+      const contact = await postContact(server, { emails: [freshAddress()] });
+      expect(await orphans()).toBe(before + 1);
+      const joined = expectStatus(
+        await server.request('POST', '/api/2/membership/', { form: { contact: contact.id, list: 'news' } }),
+        200,
+      ) as { id: number };
+      expect(await orphans()).toBe(before);
+      expectStatus(await server.request('DELETE', `/api/2/membership/${joined.id}/`), 200);
+      expect(await orphans()).toBe(before + 1);
+      expectStatus(await server.request('DELETE', contactUrl(contact.id)), 200);
+      expect(await orphans()).toBe(before);
+    });
+
+    it('compares a long term whole, not only the part the index looks up', async () => {
+      const start = 'quasimodo-'.repeat(7); // 70 characters: beyond the 64 the index looks up
+      const target = await postContact(server, { emails: [freshAddress()], notes: `${start}bells` });
+      await postContact(server, { emails: [freshAddress()], notes: `${start}gargoyles` });
+      expect(idsOf(await list({ search: `${start}BELLS` }))).toEqual([target.id]);
+      expect((await list({ search: `${start}bellz` })).count).toBe(0);
+      // An address is looked up by its local part, and compared whole.
+      const ringer = await postContact(server, { emails: ['quasi.ringer@notre.example'] });
+      await postContact(server, { emails: ['quasi.ringer@gargoyle.example'] });
+      expect(idsOf(await list({ search: 'Quasi.Ringer@NOTRE' }))).toEqual([ringer.id]);
+      expect((await list({ search: 'quasi.ringer@nowhere' })).count).toBe(0);
+      // The longest search the contract takes, every word of it counted.
+      expect((await list({ search: `${'w '.repeat(90)}${start}bells` })).count).toBe(0);
+    });
+
+    it('never finds another account’s contacts', async () => {
+      const other = await server.createAccount('searched-elsewhere');
+      const as = { key: server.globalKey };
+      const theirs = await postContact(
+        server,
+        { emails: ['xenophon.unique@example.org'], notes: 'Anabasis' },
+        { ...as, query: { account_id: other.id } },
+      );
+      const ours = await postContact(server, { emails: [freshAddress()], notes: 'Anabasis' });
+      expect(idsOf(await list({ search: 'anabasis' }))).toEqual([ours.id]);
+      expect((await list({ search: 'xenophon' })).count).toBe(0);
+      const elsewhere = readPage(
+        await server.request('GET', CONTACTS, { ...as, query: { account_id: other.id, search: 'anabasis' } }),
+      );
+      expect(idsOf(elsewhere)).toEqual([theirs.id]);
+    });
+
     it.runIf(dialect === 'postgres')(
-      'has a trigram index on search_text when pg_trgm is available',
+      'has a trigram index on the search text when pg_trgm is available',
       async () => {
         const available =
           await sql`select 1 from pg_available_extensions where name = 'pg_trgm'`.execute(
             server.database.db,
           );
         const index =
-          await sql`select 1 from pg_indexes where indexname = 'contacts_search_trgm'`.execute(
+          await sql`select 1 from pg_indexes where indexname = 'contact_search_trgm'`.execute(
             server.database.db,
           );
         expect(index.rows.length).toBe(available.rows.length > 0 ? 1 : 0);
@@ -748,6 +857,20 @@ describeEachDialect('contacts under limit_metadata and limit_lists (spec §2.6)'
     expect(await search('openvalue', metadataKey)).toEqual([contact.id]);
     expect(await search('VISIBLE.PERSON', metadataKey)).toEqual([contact.id]);
     expect(await search('visible', metadataKey)).toEqual([contact.id]);
+  });
+
+  it('lets a list-limited key find contacts by the names of its own lists only', async () => {
+    const contact = await postContact(server, {
+      emails: [freshAddress()],
+      firstname: 'Membered',
+      lists: ['news', 'secret'],
+    });
+    const search = async (term: string, key?: string) =>
+      idsOf(readPage(await server.request('GET', CONTACTS, { key, query: { search: term } })));
+    expect(await search('secret membered')).toEqual([contact.id]);
+    expect(await search('secret membered', listsKey)).toEqual([]);
+    expect(await search('news membered', listsKey)).toEqual([contact.id]);
+    expect(await search('news membered', metadataKey)).toEqual([contact.id]);
   });
 
   it('shows a list-limited key only the memberships of its lists', async () => {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDi
 import pg from 'pg';
 import type { DialectName } from './dialect.ts';
 import { usePostgresDirectReader, useSqliteDirectReader } from './direct-reader.ts';
+import { startReadPool, useReadPool } from './heavy-reader.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 
@@ -43,9 +44,10 @@ function openSqlite(dataDir: string): { handle: DatabaseHandle; file: SqliteData
   } catch (error) {
     throw new Error(`DATA_DIR ${dataDir} cannot be created`, { cause: error });
   }
+  const filename = path.join(dataDir, 'listkeeper.db');
   let file: SqliteDatabase.Database;
   try {
-    file = new SqliteDatabase(path.join(dataDir, 'listkeeper.db'));
+    file = new SqliteDatabase(filename);
   } catch (error) {
     throw new Error(`The database in DATA_DIR ${dataDir} cannot be opened`, { cause: error });
   }
@@ -65,7 +67,14 @@ function openSqlite(dataDir: string): { handle: DatabaseHandle; file: SqliteData
   const cached = withStatementCache(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   useSqliteDirectReader(db, file, cached);
-  return { handle: { db, dialect: 'sqlite', close: () => db.destroy() }, file };
+  // Long reads run on threads of their own (db/heavy-reader.ts), started when the first one comes.
+  const pool = startReadPool(filename);
+  useReadPool(db, pool);
+  const close = async () => {
+    await pool.close();
+    await db.destroy();
+  };
+  return { handle: { db, dialect: 'sqlite', close }, file };
 }
 
 /** How long a starting process waits for another one's migrations (a big database's may be slow). */

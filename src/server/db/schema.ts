@@ -81,8 +81,6 @@ export interface ContactsTable {
   surname: Generated<string>;
   notes: Generated<string>;
   created: string;
-  /** Lower-cased text of every property (names, notes, ccid, addresses, custom values) for search. */
-  search_text: Generated<string>;
 }
 
 /**

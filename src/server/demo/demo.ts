@@ -15,7 +15,6 @@ import {
   type AccountRow,
 } from '../repositories/accounts.repository.ts';
 import { insertAdministrator } from '../repositories/administrators.repository.ts';
-import { searchTextOf } from '../repositories/contacts.mapper.ts';
 import {
   BATCH_SIZE,
   countContacts,
@@ -460,12 +459,6 @@ async function topUpContacts(
         surname: p.surname,
         notes: p.notes,
         created,
-        // The convention of the contacts service: what GET /contacts/?search= matches.
-        search_text: searchTextOf({
-          row: { ...p, ccid: null },
-          addresses: p.emails.map((e) => e.email),
-          values: p.values.values(),
-        }),
       })),
     );
     const owned = people.map((person, k) => ({ person, contactId: contactIds[k] ?? 0 }));

@@ -48,24 +48,3 @@ export function toContact(parts: ContactParts, view: ContactView): Contact {
   }
   return contact;
 }
-
-/**
- * The lower-cased text that GET /contacts/?search= matches (spec §4.1: "across all contact
- * properties"): names, notes, ccid, every address and every custom value.
- */
-export function searchTextOf(parts: {
-  row: Pick<ContactRow, 'firstname' | 'surname' | 'notes' | 'ccid'>;
-  addresses: readonly string[];
-  values: Iterable<string>;
-}): string {
-  const { row } = parts;
-  return [
-    `${row.firstname} ${row.surname}`,
-    row.notes,
-    row.ccid ?? '',
-    ...parts.addresses,
-    ...parts.values,
-  ]
-    .join('\n')
-    .toLowerCase();
-}

@@ -1,13 +1,4 @@
-import {
-  sql,
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type SqlBool,
-  type Updateable,
-} from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { dialectOf } from '../db/dialect.ts';
 import { byId, jsonArrayOf, parseJsonRows, type JsonRows } from '../db/json-rows.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
@@ -31,159 +22,14 @@ export interface ContactWithChildren {
   values: ContactValue[];
 }
 
-/** Spec §4.1 get many: every filter given applies. */
-export interface ContactFilter {
-  /** Lower-cased search term, matched as a substring of every property. */
-  search?: string;
-  /**
-   * When the caller may see only some custom fields (spec §2.6 limit_metadata), the fields whose
-   * values the search may match; undefined: every field.
-   */
-  searchFieldIds?: readonly number[];
-  /** Lower-cased address: the contact holding it. */
-  emailKey?: string;
-  id?: number;
-  /** Contacts on no list. */
-  orphans?: boolean;
-  /** Members of this list (the `list` extension of GET /contacts/). */
-  listId?: number;
-}
-
-/** Escapes the LIKE wildcards (and the escape character) of user text. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function like(column: Expression<string>, pattern: string) {
-  return sql<SqlBool>`${column} like ${pattern} escape '\\'`;
-}
-
-/** Whether the SQLite full-text index of contacts (migration 0300) answers searches. */
-function hasFts(db: Kysely<Database>): boolean {
-  return dialectOf(db) === 'sqlite';
-}
-
-function matching(accountId: number, filter: ContactFilter, fts = false) {
-  return (eb: ExpressionBuilder<Database, 'contacts'>) => {
-    const conditions: Expression<SqlBool>[] = [eb('contacts.account_id', '=', accountId)];
-    if (filter.id !== undefined) conditions.push(eb('contacts.id', '=', filter.id));
-    if (filter.emailKey !== undefined) {
-      conditions.push(
-        eb(
-          'contacts.id',
-          'in',
-          eb
-            .selectFrom('emails')
-            .select('emails.contact_id')
-            .where('emails.account_id', '=', accountId)
-            .where('emails.email_key', '=', filter.emailKey),
-        ),
-      );
-    }
-    if (filter.listId !== undefined) {
-      conditions.push(
-        eb(
-          'contacts.id',
-          'in',
-          eb
-            .selectFrom('memberships')
-            .select('memberships.contact_id')
-            .where('memberships.list_id', '=', filter.listId),
-        ),
-      );
-    }
-    if (filter.orphans) {
-      conditions.push(
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('memberships')
-              .select('memberships.id')
-              .whereRef('memberships.contact_id', '=', 'contacts.id'),
-          ),
-        ),
-      );
-    }
-    if (filter.search !== undefined) {
-      const pattern = `%${escapeLike(filter.search)}%`;
-      if (fts && [...filter.search].length >= 3) {
-        // SQLite: the FTS5 trigram index (migrations 0300, 0400) finds the contacts whose
-        // search_text holds the term; a quoted phrase is a literal substring there, compared
-        // character by character, as both sides are lower-cased.
-        const phrase = `"${filter.search.replaceAll('"', '""')}"`;
-        conditions.push(
-          eb('contacts.id', 'in', sql<number>`(select rowid from contacts_fts where contacts_fts match ${phrase})`),
-        );
-      } else {
-        // search_text holds every property lower-cased: one indexed scan with pg_trgm on
-        // PostgreSQL; a scan on SQLite for terms shorter than a trigram.
-        conditions.push(like(sql.ref<string>('contacts.search_text'), pattern));
-      }
-      if (filter.searchFieldIds !== undefined) {
-        // A limited caller must not find contacts through values it cannot see: re-check the match
-        // against the visible properties only.
-        const visible: Expression<SqlBool>[] = [
-          like(
-            sql<string>`lower(contacts.firstname || ' ' || contacts.surname || ' ' || contacts.notes || ' ' || coalesce(contacts.ccid, ''))`,
-            pattern,
-          ),
-          eb.exists(
-            eb
-              .selectFrom('emails')
-              .select('emails.id')
-              .whereRef('emails.contact_id', '=', 'contacts.id')
-              .where(like(sql.ref<string>('emails.email_key'), pattern)),
-          ),
-        ];
-        if (filter.searchFieldIds.length > 0) {
-          visible.push(
-            eb.exists(
-              eb
-                .selectFrom('contact_values')
-                .select('contact_values.field_id')
-                .whereRef('contact_values.contact_id', '=', 'contacts.id')
-                .where('contact_values.field_id', 'in', filter.searchFieldIds)
-                .where(like(sql<string>`lower(contact_values.value)`, pattern)),
-            ),
-          );
-        }
-        conditions.push(eb.or(visible));
-      }
-    }
-    return eb.and(conditions);
-  };
-}
-
-export async function countContacts(
-  db: Kysely<Database>,
-  accountId: number,
-  filter: ContactFilter,
-): Promise<number> {
-  if (isUnfiltered(filter)) {
-    // The account's size, kept by triggers (migration 0410) rather than counted.
-    const kept = await db
-      .selectFrom('contact_counts')
-      .select('contacts')
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return kept?.contacts ?? 0;
-  }
-  const row = await db
-    .selectFrom('contacts')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where(matching(accountId, filter, hasFts(db)))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-function isUnfiltered(filter: ContactFilter): boolean {
-  return (
-    filter.search === undefined &&
-    filter.emailKey === undefined &&
-    filter.id === undefined &&
-    filter.listId === undefined &&
-    !filter.orphans
-  );
+/** The account's size, kept by triggers (migration 0410) rather than counted. */
+export async function countContacts(db: Kysely<Database>, accountId: number): Promise<number> {
+  const kept = await db
+    .selectFrom('contact_counts')
+    .select('contacts')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return kept?.contacts ?? 0;
 }
 
 /**
@@ -257,23 +103,14 @@ function withChildren(loaded: RowWithChildren): ContactWithChildren {
   };
 }
 
-/** One page of contacts with their children, in service-identifier order. */
+/** One page of the address book with the contacts' children, in service-identifier order. */
 export async function findContactsPage(
   db: Kysely<Database>,
   accountId: number,
-  filter: ContactFilter,
   limit: number,
   offset: number,
 ): Promise<ContactWithChildren[]> {
-  const rows = isUnfiltered(filter)
-    ? await pageOfAll(db, { accountId, limit, offset })
-    : await selectContactsWithChildren(db)
-        .where(matching(accountId, filter, hasFts(db)))
-        .orderBy('contacts.id')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-  return rows.map(withChildren);
+  return (await pageOfAll(db, { accountId, limit, offset })).map(withChildren);
 }
 
 /** A page row as a caller who sees everything gets it: the stored document, or null to render. */
@@ -283,21 +120,27 @@ export interface DocumentPageRow {
 }
 
 /** findContactsPage for a caller who sees everything: the stored documents, none of the children. */
-export async function findContactDocumentsPage(
+export function findContactDocumentsPage(
   db: Kysely<Database>,
   accountId: number,
-  filter: ContactFilter,
   limit: number,
   offset: number,
 ): Promise<DocumentPageRow[]> {
-  return isUnfiltered(filter)
-    ? documentsOfAll(db, { accountId, limit, offset })
-    : selectDocuments(db)
-        .where(matching(accountId, filter, hasFts(db)))
-        .orderBy('contacts.id')
-        .limit(limit)
-        .offset(offset)
-        .execute();
+  return documentsOfAll(db, { accountId, limit, offset });
+}
+
+/** The stored documents of some contacts of the account (a page found by its ids), by id. */
+export async function findContactDocumentsByIds(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<DocumentPageRow[]> {
+  if (ids.length === 0) return [];
+  return selectDocuments(db)
+    .where('contacts.account_id', '=', accountId)
+    .where('contacts.id', 'in', ids)
+    .orderBy('contacts.id')
+    .execute();
 }
 
 function selectDocuments(db: Kysely<Database>) {

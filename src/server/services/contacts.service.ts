@@ -15,7 +15,6 @@ import { JsonText } from '../http/json-text.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
 import { findContactDocument, storeContactDocument } from '../repositories/contact-documents.repository.ts';
 import {
-  searchTextOf,
   toContact,
   type ContactParts,
   type ContactView,
@@ -25,6 +24,7 @@ import {
   deleteContact as deleteContactRow,
   findContactByCcid,
   findContactByRef,
+  findContactDocumentsByIds,
   findContactDocumentsPage,
   findContactsPage,
   findContactsWithChildrenByIds,
@@ -34,10 +34,15 @@ import {
   lockContactRow,
   parseServiceId,
   updateContact as updateContactRow,
-  type ContactFilter,
   type ContactRow,
   type ContactWithChildren,
+  type DocumentPageRow,
 } from '../repositories/contacts.repository.ts';
+import {
+  findContactIdsPage,
+  listNamesOfAccount,
+  type ContactIdQuery,
+} from '../repositories/contact-search.repository.ts';
 import {
   findFieldsByAccount,
   writeValues,
@@ -58,6 +63,7 @@ import {
 } from '../repositories/memberships.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { fieldKey, isFieldVisible, resolveCustomValues } from './custom-fields.service.ts';
+import { searchTerms } from './search-terms.ts';
 
 /** The address book always works within one account (spec §4.8 chooses it before the handler). */
 /** Spec §2.1: on a ccid-enabled account the ccid "replaces the service identifier in API calls". */
@@ -269,27 +275,6 @@ async function reload(
   return loaded.contact;
 }
 
-function searchTextOfParts(part: ContactParts): string {
-  return searchTextOf({
-    row: part.row,
-    addresses: part.emails.map((email) => email.email),
-    values: part.values.values(),
-  });
-}
-
-/** Recomputes a contact's search text after a change to its addresses (spec §4.1 search). */
-export async function refreshSearchText(
-  db: Kysely<Database>,
-  accountId: number,
-  contactId: number,
-): Promise<void> {
-  const loaded = (await findContactWithFieldsById(db, accountId, contactId))?.contact;
-  if (!loaded) return;
-  const search_text = searchTextOfParts(partsOf(loaded));
-  if (search_text !== loaded.row.search_text)
-    await updateContactRow(db, accountId, contactId, { search_text });
-}
-
 // --- reads ---------------------------------------------------------------------------------------
 
 export async function getContact(
@@ -307,6 +292,12 @@ export async function getContact(
   return toContact(partsOf(loaded.contact), viewFor(account, principal, loaded.fields));
 }
 
+/**
+ * Unfiltered pages up to here are read on the request's own connection (an indexed range of the
+ * account's contacts); deeper ones skip their offset on a reader thread (db/heavy-reader.ts).
+ */
+const SHALLOW_OFFSET = 10_000;
+
 /** Spec §4.1 get many: `count` over every page, `page` (from 1), `data` in service-id order. */
 export async function listContacts(
   db: Kysely<Database>,
@@ -316,14 +307,22 @@ export async function listContacts(
 ): Promise<ContactPage | JsonText> {
   const page = query.page ?? 1;
   const limit = query.limit ?? PAGE_LIMITS.contacts.default;
-  const filter: ContactFilter = { orphans: query.orphans === true };
+  const offset = (page - 1) * limit;
+  const ids: ContactIdQuery = {
+    accountId: account.id,
+    terms: [],
+    termLists: [],
+    orphans: query.orphans === true,
+    limit,
+    offset,
+  };
   if (query.id !== undefined) {
     const id = parseServiceId(query.id);
     // Text that cannot be a service identifier names no contact.
     if (id === null) return { count: 0, page, data: [] };
-    filter.id = id;
+    ids.id = id;
   }
-  if (query.email !== undefined) filter.emailKey = emailKey(query.email);
+  if (query.email !== undefined) ids.emailKey = emailKey(query.email);
   if (query.list !== undefined) {
     // The `list` extension: a limit_lists key sees the members of its own lists only (spec §2.6).
     const allowed = listLimit(principal);
@@ -331,43 +330,73 @@ export async function listContacts(
       throw forbidden(`This key is limited to other lists than ${query.list} (limit_lists)`);
     const [list] = await findListsByNames(db, account.id, [query.list]);
     if (!list) throw notFound('List');
-    filter.listId = list.id;
+    ids.listId = list.id;
   }
   let fields: CustomFieldRow[] | undefined;
   if (query.search !== undefined) {
-    filter.search = query.search.toLowerCase();
-    const limitFields = metadataLimit(principal);
-    if (limitFields !== null) {
-      fields = await findFieldsByAccount(db, account.id);
-      const visible = fields.filter((field) => isFieldVisible(field, limitFields));
-      // spec §2.6 limit_metadata: values the key cannot see must not find contacts either.
-      if (visible.length < fields.length) filter.searchFieldIds = visible.map((field) => field.id);
+    ids.terms = searchTerms(query.search);
+    if (ids.terms.length > 0) {
+      ids.termLists = await listsMatching(db, account.id, listLimit(principal), ids.terms);
+      const limitFields = metadataLimit(principal);
+      if (limitFields !== null) {
+        fields = await findFieldsByAccount(db, account.id);
+        const visible = fields.filter((field) => isFieldVisible(field, limitFields));
+        // spec §2.6 limit_metadata: values the key cannot see must not find contacts either.
+        if (visible.length < fields.length) ids.searchFieldIds = visible.map((field) => field.id);
+      }
     }
   }
-  const offset = (page - 1) * limit;
+  const filtered =
+    ids.terms.length > 0 || ids.id !== undefined || ids.emailKey !== undefined || ids.listId !== undefined || ids.orphans;
   // Past any plausible end (and past what an SQL offset holds): nothing to load but the count.
-  if (!Number.isSafeInteger(offset))
-    return { count: await countContacts(db, account.id, filter), page, data: [] };
-  if (seesEverything(principal)) return documentsPage(db, account, filter, { page, limit, offset });
-  const rows = await findContactsPage(db, account.id, filter, limit, offset);
-  const count = await countOfPage(db, account.id, filter, rows.length, { limit, offset });
+  if (!Number.isSafeInteger(offset)) {
+    const count = filtered
+      ? (await findContactIdsPage(db, { ...ids, limit: 0, offset: 0 })).count
+      : await countContacts(db, account.id);
+    return { count, page, data: [] };
+  }
+  if (!filtered && offset < SHALLOW_OFFSET) {
+    if (seesEverything(principal)) {
+      const rows = await findContactDocumentsPage(db, account.id, limit, offset);
+      return documentsPage(db, account, rows, await countOfPage(db, account.id, rows.length, { limit, offset }), page);
+    }
+    const rows = await findContactsPage(db, account.id, limit, offset);
+    const count = await countOfPage(db, account.id, rows.length, { limit, offset });
+    return { count, page, data: rows.length === 0 ? [] : await present(db, account, principal, rows) };
+  }
+  const found = await findContactIdsPage(db, ids);
+  if (seesEverything(principal)) {
+    const rows = await findContactDocumentsByIds(db, account.id, found.ids);
+    return documentsPage(db, account, rows, found.count, page);
+  }
+  const rows = await findContactsWithChildrenByIds(db, found.ids);
   return {
-    count,
+    count: found.count,
     page,
     data: rows.length === 0 ? [] : await present(db, account, principal, rows, fields),
   };
 }
 
-/** A partial (or empty first) page ends the result, so it gives the count without a second scan. */
+/** For each term, the lists the caller sees whose names hold it: spec §4.1 searches every property. */
+async function listsMatching(
+  db: Kysely<Database>,
+  accountId: number,
+  visible: ReadonlySet<string> | null,
+  terms: readonly string[],
+): Promise<number[][]> {
+  const lists = (await listNamesOfAccount(db, accountId)).filter((list) => visible === null || visible.has(list.name));
+  return terms.map((term) => lists.filter((list) => list.name.toLowerCase().includes(term)).map((list) => list.id));
+}
+
+/** A partial (or empty first) page ends the address book, so it gives the count without a read. */
 async function countOfPage(
   db: Kysely<Database>,
   accountId: number,
-  filter: ContactFilter,
   rows: number,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<number> {
   const ended = rows < limit && (rows > 0 || offset === 0);
-  return ended ? offset + rows : countContacts(db, accountId, filter);
+  return ended ? offset + rows : countContacts(db, accountId);
 }
 
 /**
@@ -378,11 +407,10 @@ async function countOfPage(
 async function documentsPage(
   db: Kysely<Database>,
   account: AccountRow,
-  filter: ContactFilter,
-  { page, limit, offset }: { page: number; limit: number; offset: number },
+  rows: readonly DocumentPageRow[],
+  count: number,
+  page: number,
 ): Promise<JsonText> {
-  const rows = await findContactDocumentsPage(db, account.id, filter, limit, offset);
-  const count = await countOfPage(db, account.id, filter, rows.length, { limit, offset });
   const missing = rows.filter((row) => row.document === null).map((row) => row.id);
   const rendered = await renderContactDocuments(db, account, missing);
   const documents: string[] = [];
@@ -483,11 +511,6 @@ async function createNewContact(
       ccid: input.ccid,
       ...names,
       created: new Date().toISOString(),
-      search_text: searchTextOf({
-        row: { ...names, ccid: input.ccid },
-        addresses,
-        values: values.values(),
-      }),
     });
     await insertEmails(
       db,
@@ -610,13 +633,7 @@ export async function updateContact(
     await writeValues(db, row.id, values);
     const loaded = await reload(db, account.id, row.id);
     const part = partsOf({ ...loaded, row: { ...loaded.row, ...patch } });
-    const search_text = searchTextOfParts(part);
-    await updateContactRow(
-      db,
-      account.id,
-      row.id,
-      search_text === row.search_text ? patch : { ...patch, search_text },
-    );
+    await updateContactRow(db, account.id, row.id, patch);
     await refreshContactDocument(db, account, row.id);
     return toContact(part, viewFor(account, principal, fields));
   } catch (error) {

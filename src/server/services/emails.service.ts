@@ -27,7 +27,6 @@ import {
   assertContactManageable,
   contactRef,
   refreshContactDocument,
-  refreshSearchText,
   translateUniqueViolation,
 } from './contacts.service.ts';
 
@@ -86,7 +85,6 @@ export async function createEmail(
         ceid: body.ceid ?? null,
       },
     ]);
-    await refreshSearchText(db, account.id, contact.id);
     await refreshContactDocument(db, account, contact.id);
     return present(account, { ...(row as EmailWithContactRow), contact_ccid: contact.ccid });
   } catch (error) {
@@ -116,7 +114,6 @@ export async function updateEmail(
   if (body.ceid !== undefined) patch.ceid = body.ceid;
   try {
     await updateEmailRow(db, account.id, row.id, patch);
-    if (patch.email !== undefined) await refreshSearchText(db, account.id, row.contact_id);
     await refreshContactDocument(db, account, row.contact_id);
   } catch (error) {
     throw translateUniqueViolation(error);
@@ -140,6 +137,5 @@ export async function deleteEmail(
     return;
   }
   await deleteEmailRow(db, account.id, row.id);
-  await refreshSearchText(db, account.id, row.contact_id);
   await refreshContactDocument(db, account, row.contact_id);
 }

@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
 import { staleContactDocuments } from './contact-documents-check.ts';
+import { staleSearchRows } from './contact-search-check.ts';
 
 /**
  * Black-box server tests (STYLE.md): a real app on a freshly migrated database, driven over HTTP
@@ -205,10 +206,13 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
       return peer;
     },
     async close() {
-      // Every suite also checks that no write left a stored contact document behind its rows.
+      // Every suite also checks that no write left a stored contact document, or the search text
+      // and orphans its triggers keep, behind the rows.
       let stale: string[] = [];
+      let search: string[] = [];
       try {
         stale = await staleContactDocuments(database.db);
+        search = await staleSearchRows(database.db);
       } finally {
         for (const peer of peers) {
           await peer.app.close();
@@ -219,6 +223,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
         await cleanup();
       }
       if (stale.length > 0) throw new Error(`Stale contact documents:\n${stale.slice(0, 5).join('\n')}`);
+      if (search.length > 0) throw new Error(`Stale search rows:\n${search.slice(0, 5).join('\n')}`);
     },
   };
 }

@@ -70,12 +70,12 @@ describeEachDialect('load', (dialect) => {
           expect(twin, 'two acknowledged contacts to sabotage').toBeDefined();
           await db.run('delete from contacts where id = ?', [victim?.id]);
           await db.run(
-            `insert into contacts (account_id, firstname, surname, notes, created, search_text)
-           select account_id, firstname, surname, notes, created, search_text from contacts where id = ?`,
+            `insert into contacts (account_id, firstname, surname, notes, created)
+           select account_id, firstname, surname, notes, created from contacts where id = ?`,
             [twin?.id],
           );
           await db.run(
-            "insert into contacts (account_id, firstname, surname, notes, created, search_text) values (?, ?, 'never-written', '', '2026-01-01', '')",
+            "insert into contacts (account_id, firstname, surname, notes, created) values (?, ?, 'never-written', '', '2026-01-01')",
             [accountId, loadFirstname(log.run)],
           );
         },
