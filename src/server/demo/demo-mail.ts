@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { heldMessageExists } from '../repositories/held.repository.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
 import { processInbound, type InboundOutcome } from '../mail/pipeline.ts';
 
@@ -52,12 +53,7 @@ export async function seedDemoMail(
     const list = await findListByAddress(db, mail.list, domain);
     if (!list) continue;
     const messageId = `<demo-mail-${index}@${domain}>`;
-    const held = await db
-      .selectFrom('held_messages')
-      .select('id')
-      .where('account_id', '=', list.account_id)
-      .where('message_id', '=', messageId)
-      .executeTakeFirst();
+    const held = await heldMessageExists(db, list.account_id, messageId);
     if (held) continue;
     const raw = Buffer.from(
       `From: ${mail.from}\r\nTo: ${mail.list}@${domain}\r\nSubject: ${mail.subject}\r\nMessage-ID: ${messageId}\r\n` +
