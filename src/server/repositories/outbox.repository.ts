@@ -27,6 +27,7 @@ export async function claimBatch(
     .select(['id', 'message_id'])
     .where('status', '=', 'pending')
     .where('next_attempt', '<=', now)
+    .orderBy('message_id')
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();

@@ -35,17 +35,20 @@ export function mailOutbox(dialect: DialectName): Migration {
         .columns(['message_id', 'email_id'])
         .unique()
         .execute();
+      // The worker's claim: the oldest message's due rows, in id order, from the index alone.
       await db.schema
         .createIndex('outbox_work')
         .on('outbox')
-        .columns(['status', 'next_attempt', 'id'])
+        .columns(['status', 'message_id', 'id'])
         .execute();
       await db.schema.createIndex('outbox_batch').on('outbox').column('batch').execute();
 
       await db.schema
         .createTable('notices')
         .addColumn('id', id, idColumn)
-        .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('account_id', 'integer', (c) =>
+          c.notNull().references('accounts.id').onDelete('cascade'),
+        )
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('from_address', 'text', (c) => c.notNull())
         .addColumn('to_address', 'text', (c) => c.notNull())
