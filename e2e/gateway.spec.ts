@@ -323,7 +323,6 @@ test('the proxy refuses another host, a path that leaves /api/2/ and a cross-sit
 test('"show images" through the gateway against the spec-only upstream: the message\'s own images only, no private address', async ({
   page,
   server,
-  gateway,
 }) => {
   test.slow();
   const tracker = await startTracker();

@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { PIXEL_GIF, imageHost } from './test/image-host.ts';
-import { createSealer } from './sealing.ts';
-import { SessionStore } from './session-store.ts';
+import { freshPostgresDatabase } from './test/session-databases.ts';
+import { openSessionStore } from './open-session-store.ts';
 
 /** A stand-in upstream: answers with `handler`, records what it received. */
 async function standIn(
@@ -55,10 +55,7 @@ async function gatewayFor(upstreamUrl: string, env: Record<string, string> = {})
     UPSTREAM_TIMEOUT_SECONDS: '10',
     ...env,
   });
-  const store = new SessionStore(path.join(dir, 'gateway.db'), createSealer(config.sessionSecret), {
-    idleMs: config.sessionIdleMs,
-    maxMs: config.sessionMaxMs,
-  });
+  const store = await openSessionStore(config);
   const app = await buildGateway({ config, store });
   cleanups.push(
     () => store.close(),
@@ -216,6 +213,44 @@ describe('the gateway over HTTP', () => {
     expect(stolen.headers['set-cookie']).toBeUndefined();
     expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
   });
+});
+
+describe('sessions in PostgreSQL (GATEWAY_DATABASE_URL)', () => {
+  it.skipIf(!inject('pgUrl'))(
+    'are shared by gateways on different machines (no shared DATA_DIR), and end for all at once',
+    async () => {
+      const upstream = await standIn(() => ({ status: 403 }));
+      cleanups.push(upstream.close);
+      const database = await freshPostgresDatabase();
+      // Cleanups run last first: the database goes after both gateways closed.
+      cleanups.push(database.drop);
+      const env = { GATEWAY_DATABASE_URL: database.url, SESSION_SECRET: 's'.repeat(32) };
+      const first = await gatewayFor(upstream.url, env);
+      // Another machine: its own DATA_DIR, the same database and secret.
+      const firstDir = dir;
+      dir = mkdtempSync(path.join(tmpdir(), 'gateway-app-other-'));
+      const otherDir = dir;
+      const second = await gatewayFor(upstream.url, env);
+      cleanups.push(() => rmSync(firstDir, { recursive: true, force: true }));
+      const { cookie } = await signIn(first);
+      expect(
+        (await second.inject({ url: '/auth/session', headers: { cookie } })).json(),
+      ).toMatchObject({ signed_in: true });
+      expect(
+        (
+          await second.inject({
+            method: 'POST',
+            url: '/auth/logout',
+            headers: { ...fromDashboard, cookie },
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect((await first.inject({ url: '/auth/session', headers: { cookie } })).json()).toEqual({
+        signed_in: false,
+      });
+      expect(existsSync(path.join(otherDir, 'gateway.db'))).toBe(false);
+    },
+  );
 });
 
 describe("the gateway's image proxy", () => {

@@ -118,16 +118,16 @@ export async function buildGateway({
 
   const sessionOf = (request: FastifyRequest) => store.find(request.cookies[sessionCookie], now());
 
-  function startSession(
+  async function startSession(
     reply: FastifyReply,
     request: FastifyRequest,
     credential: Credential,
     principal: Session['principal'],
   ) {
     // SECURITY.md 25: a new id at every sign-in; the browser's previous session ends.
-    const previous = sessionOf(request);
-    if (previous) store.delete(previous.idHash);
-    const { id, session } = store.create(credential, principal, now());
+    const previous = await sessionOf(request);
+    if (previous) await store.delete(previous.idHash);
+    const { id, session } = await store.create(credential, principal, now());
     reply.setCookie(sessionCookie, id, {
       ...cookieOptions,
       maxAge: Math.floor(config.sessionMaxMs / 1000),
@@ -135,8 +135,8 @@ export async function buildGateway({
     return session;
   }
 
-  function endSession(reply: FastifyReply, session: Session | null) {
-    if (session) store.delete(session.idHash);
+  async function endSession(reply: FastifyReply, session: Session | null) {
+    if (session) await store.delete(session.idHash);
     reply.clearCookie(sessionCookie, cookieOptions);
   }
 
@@ -182,7 +182,7 @@ export async function buildGateway({
     const browserId = request.cookies[loginCookie] ?? randomId();
     const state = oauth.generateRandomState();
     const codeVerifier = oauth.generateRandomCodeVerifier();
-    store.savePendingLogin(
+    await store.savePendingLogin(
       state,
       browserId,
       { codeVerifier, returnTo: typeof next === 'string' ? next : '/' },
@@ -200,7 +200,7 @@ export async function buildGateway({
     const callback = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
     const state = callback.get('state');
     const pending = state
-      ? store.takePendingLogin(state, request.cookies[loginCookie], now())
+      ? await store.takePendingLogin(state, request.cookies[loginCookie], now())
       : null;
     if (!state || !pending) {
       request.log.warn('OAuth callback without a pending sign-in of this browser');
@@ -213,7 +213,7 @@ export async function buildGateway({
         pending.codeVerifier,
       );
       const credential: Credential = { method: 'oauth', tokens };
-      startSession(reply, request, credential, await upstream.probe(credential, username));
+      await startSession(reply, request, credential, await upstream.probe(credential, username));
     } catch (error) {
       request.log.warn(
         { reason: error instanceof Error ? error.message : String(error) },
@@ -239,7 +239,12 @@ export async function buildGateway({
     if (!key) return sendError(reply, 400, 'Enter an API key.');
     const credential: Credential = { method: 'key', key };
     try {
-      const session = startSession(reply, request, credential, await upstream.probe(credential));
+      const session = await startSession(
+        reply,
+        request,
+        credential,
+        await upstream.probe(credential),
+      );
       return reply.header('cache-control', 'no-store').send(sessionView(session));
     } catch (error) {
       if (error instanceof CredentialRefusedError)
@@ -255,8 +260,8 @@ export async function buildGateway({
   });
 
   app.get(GATEWAY_PATHS.session, async (request, reply) => {
-    const session = sessionOf(request);
-    if (!session && request.cookies[sessionCookie] !== undefined) endSession(reply, null);
+    const session = await sessionOf(request);
+    if (!session && request.cookies[sessionCookie] !== undefined) await endSession(reply, null);
     const view: GatewaySession = session ? sessionView(session) : { signed_in: false };
     return reply.header('cache-control', 'no-store').send(view);
   });
@@ -264,8 +269,8 @@ export async function buildGateway({
   // SECURITY.md 25: the row goes, so every tab and every gateway process sees the end at once.
   app.post(GATEWAY_PATHS.logout, async (request, reply) => {
     if (refuseCrossSite(request, reply)) return reply;
-    const session = sessionOf(request);
-    endSession(reply, session);
+    const session = await sessionOf(request);
+    await endSession(reply, session);
     if (session) await upstream.endUpstreamSession(session.credential);
     return reply.header('cache-control', 'no-store').send({ success: 1 });
   });
@@ -290,9 +295,9 @@ export async function buildGateway({
     reply: FastifyReply,
     target: { method: string; url: string; body: Buffer | undefined },
   ): Promise<UpstreamAnswer | null> {
-    let session = sessionOf(request);
+    let session = await sessionOf(request);
     if (!session) {
-      endSession(reply, null);
+      await endSession(reply, null);
       void sendError(reply, 401, 'Not signed in, or the session has ended: sign in again.');
       return null;
     }
@@ -329,7 +334,7 @@ export async function buildGateway({
       throw error;
     }
     // Spec §5.1 rule 6: the credential no longer works; the session ends with it.
-    if (answer.status === 401) endSession(reply, session);
+    if (answer.status === 401) await endSession(reply, session);
     return answer;
   }
 
@@ -369,8 +374,8 @@ export async function buildGateway({
     return reply.status(image.status).header('cache-control', 'no-store').send(image.body);
   });
 
-  function sessionEnded(reply: FastifyReply): null {
-    endSession(reply, null);
+  async function sessionEnded(reply: FastifyReply): Promise<null> {
+    await endSession(reply, null);
     void sendError(reply, 401, 'The session has ended: sign in again.');
     return null;
   }

@@ -19,6 +19,8 @@ export interface GatewayConfig {
   /** Key material for the sessions (SECURITY.md 28: never sent, never logged). */
   sessionSecret: string;
   dataDir: string;
+  /** GATEWAY_DATABASE_URL, else DATABASE_URL: sessions in PostgreSQL, shared across machines; null: SQLite in DATA_DIR. */
+  databaseUrl: string | null;
   staticDir: string;
   logLevel: string;
   /** How long the upstream may take to answer before the dashboard gets a 504. */
@@ -50,6 +52,11 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+  .optional();
+
 const Env = z
   .object({
     UPSTREAM_URL: z
@@ -79,6 +86,8 @@ const Env = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     DATA_DIR: z.string().min(1).default('./data'),
+    GATEWAY_DATABASE_URL: optionalText.pipe(postgresUrl),
+    DATABASE_URL: optionalText.pipe(postgresUrl),
     STATIC_DIR: z.string().min(1).default('dist'),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -155,6 +164,7 @@ export function loadGatewayConfig(
       : `http://${urlHost(e.HOST)}:${listenPort}`,
     sessionSecret: e.SESSION_SECRET ?? keptSessionSecret(dataDir),
     dataDir,
+    databaseUrl: e.GATEWAY_DATABASE_URL ?? e.DATABASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
     upstreamTimeoutMs: Math.round(e.UPSTREAM_TIMEOUT_SECONDS * 1000),
