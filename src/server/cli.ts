@@ -9,7 +9,11 @@ import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
 import { startMail } from './mail/mail-service.ts';
-import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
+import {
+  createClient,
+  registerDashboardClient,
+  registerGatewayClient,
+} from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
@@ -31,6 +35,7 @@ const USAGE = `usage: listkeeper <command>
   key create (--global | --account NAME) [--permission P]... [--cidr C] [--expiry-months N] [--description D]
   user create --account NAME --username EMAIL [--permission P]...   (password on stdin)
   oauth-client create --name N --redirect-uri URI... [--public]
+  oauth-client gateway --redirect-uri URI
   field create --account NAME --name N [--identifier I]`;
 
 type Command = (args: string[], database: DatabaseHandle) => Promise<unknown>;
@@ -81,6 +86,11 @@ const commands: Record<string, Command> = {
       redirectUris: values['redirect-uri'] ?? [],
       isPublic: Boolean(values.public),
     });
+  },
+  // `npm start`'s gateway: a first-party confidential client, re-keyed at every call.
+  'oauth-client gateway': async (args, database) => {
+    const { values } = parseArgs({ args, options: { 'redirect-uri': { type: 'string' } } });
+    return registerGatewayClient(database.db, values['redirect-uri'] ?? '');
   },
   'account create': async (args, database) => {
     const { values, positionals } = parseArgs({
@@ -246,7 +256,6 @@ async function serve(): Promise<void> {
     }),
   );
 }
-
 
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;

@@ -7,7 +7,7 @@ import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
 import type { TestResponse, TestServer } from './harness.ts';
 import { insertHeldMessage } from './held-fixtures.ts';
-import { imageHost } from './image-host.ts';
+import { imageHost } from '../../gateway/test/image-host.ts';
 
 /**
  * Real objects in an account, and a valid request for every operation of the contract's table
