@@ -6,9 +6,25 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
 const webFiles = ['src/web/**/*.{ts,tsx}'];
+
+// One zone per dashboard feature, read from the folder so a new feature is covered the day it lands:
+// a feature imports no other feature; what two features share moves to lib/ or components/.
+const featureNames = readdirSync(new URL('./src/web/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureIsolation = featureNames.map((name) => ({
+  target: `./src/web/features/${name}`,
+  from: './src/web/features',
+  except: [`./${name}`],
+  message:
+    'A feature imports no other feature; move what two features share to src/web/lib or src/web/components.',
+}));
 
 // SECURITY.md rule 12: untrusted HTML goes through one component (DOMPurify + sandboxed iframe);
 // every other way of injecting markup is banned.
@@ -137,6 +153,7 @@ export default defineConfig([
               from: './src/web/app',
               message: 'Features do not depend on the app shell; the app composes features.',
             },
+            ...featureIsolation,
           ],
         },
       ],
@@ -158,14 +175,21 @@ export default defineConfig([
   // database's own folder, the tests' fixtures and checks read and write tables directly on purpose.
   {
     files: ['src/server/**/*.ts'],
-    ignores: ['src/server/**/*.repository.ts', 'src/server/db/**', 'src/server/test/**', 'src/server/**/*.test.ts'],
+    ignores: [
+      'src/server/**/*.repository.ts',
+      'src/server/db/**',
+      'src/server/test/**',
+      'src/server/**/*.test.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
         ...bannedHtmlInjection,
         {
-          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
-          message: 'Queries belong in a repository (src/server/repositories/ or a *.repository.ts beside its service).',
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message:
+            'Queries belong in a repository (src/server/repositories/ or a *.repository.ts beside its service).',
         },
       ],
     },

@@ -8,6 +8,39 @@ import type { SectionResult } from './section.ts';
 /** Gzipped JS the browser must load before the first page renders (kB = 1000 bytes, as Vite). */
 export const initialJsBudgetBytes = 120_000;
 
+/** Every page's JavaScript, shell included, gzip (issue 17 item 9). */
+export const pageJsBudgetBytes = 150_000;
+
+/**
+ * Pages still over the page budget, each held to a ceiling so that it can only shrink: a few kB
+ * above its weight when the budget came in (list settings was 240, a message 225, compose 232
+ * before their sanitizer and tester went lazy), room for the work in flight, none for a new
+ * library. The floor under every page that reads the API is about 130 kB: react-dom 64,
+ * react-router 31, zod 24 (the contract's schemas validate every answer), TanStack Query 10.
+ * Lower a ceiling when a page gets lighter. A page not named here (a new one) gets 175: the floor
+ * plus a page's own code; name it once it has a weight.
+ */
+const newPageCeilingBytes = 175_000;
+const pageCeilingBytes: Record<string, number> = {
+  'shell + home': pageJsBudgetBytes,
+  'shell + not-found': pageJsBudgetBytes,
+  'shell + account-switcher (lazy)': pageJsBudgetBytes,
+  'shell + sign-out (lazy)': pageJsBudgetBytes,
+  'shell + accounts-administrators': 185_000,
+  'shell + accounts': 182_000,
+  'shell + administrators': 185_000,
+  'shell + contact-import': 172_000,
+  'shell + contact-new': 180_000,
+  'shell + contact': 182_000,
+  'shell + contacts': 184_000,
+  'shell + list-members': 175_000,
+  'shell + list-settings': 190_000,
+  'shell + lists': 181_000,
+  'shell + message-new': 181_000,
+  'shell + message': 174_000,
+  'shell + messages': 176_000,
+};
+
 interface ManifestChunk {
   file: string;
   isEntry?: boolean;
@@ -38,7 +71,8 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
   rows.sort((a, b) => b.gzip - a.gzip);
 
   const gzipOf = new Map(rows.map((row) => [row.file, row.gzip]));
-  const sumOf = (set: Set<string>) => [...set].reduce((sum, file) => sum + (gzipOf.get(file) ?? 0), 0);
+  const sumOf = (set: Set<string>) =>
+    [...set].reduce((sum, file) => sum + (gzipOf.get(file) ?? 0), 0);
   const initialGzip = sumOf(initial);
 
   // What a page needs before it renders: the entry, the page's lazy route chunks, and all their
@@ -47,12 +81,21 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
   const pages = pageClosures(manifest);
   const pageRows = pages.map(({ name, files, budgeted }) => {
     const gzip = sumOf(files);
-    const verdict = budgeted ? (gzip <= initialJsBudgetBytes ? 'PASS' : 'FAIL') : '';
-    return { name, gzip, verdict };
+    const shellVerdict = budgeted ? (gzip <= initialJsBudgetBytes ? 'PASS' : 'FAIL') : '';
+    const ceiling = pageCeilingBytes[name] ?? newPageCeilingBytes;
+    const pageVerdict =
+      gzip > ceiling
+        ? `FAIL (over ${kB(ceiling)})`
+        : gzip > pageJsBudgetBytes
+          ? `over budget, within its ceiling ${kB(ceiling)}`
+          : 'PASS';
+    return { name, gzip, shellVerdict, pageVerdict, failed: gzip > ceiling };
   });
-  // The gate (CI): the entry, the sign-in page and the app shell (issue #5 item 6).
+  // The gate (CI): the entry, the sign-in page and the app shell (issue #5 item 6), and every page
+  // within the page budget or its ceiling (issue 17 item 9).
   const ok =
-    initialGzip <= initialJsBudgetBytes && pageRows.every((row) => row.verdict !== 'FAIL');
+    initialGzip <= initialJsBudgetBytes &&
+    pageRows.every((row) => row.shellVerdict !== 'FAIL' && !row.failed);
   const lines = [
     markdownTable(
       ['chunk', 'raw kB', 'gzip kB', 'initial'],
@@ -60,8 +103,13 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
     ),
     '',
     markdownTable(
-      ['page (entry + route chunks + static imports)', 'gzip kB', `budget ${kB(initialJsBudgetBytes)} kB`],
-      pageRows.map((row) => [row.name, kB(row.gzip), row.verdict]),
+      [
+        'page (entry + route chunks + static imports)',
+        'gzip kB',
+        `shell budget ${kB(initialJsBudgetBytes)} kB`,
+        `page budget ${kB(pageJsBudgetBytes)} kB`,
+      ],
+      pageRows.map((row) => [row.name, kB(row.gzip), row.shellVerdict, row.pageVerdict]),
     ),
     '',
     `initial JS (entry): ${kB(initialGzip)} kB gzip, budget ${kB(initialJsBudgetBytes)} kB: ${initialGzip <= initialJsBudgetBytes ? 'PASS' : 'FAIL'}`,
@@ -84,7 +132,9 @@ function closure(manifest: Record<string, ManifestChunk>, keys: string[]): Set<s
 
 /** The entry chunks and everything they import statically (dynamic imports load later). */
 function initialFiles(manifest: Record<string, ManifestChunk>): Set<string> {
-  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry).map(([key]) => key);
+  const entries = Object.entries(manifest)
+    .filter(([, chunk]) => chunk.isEntry)
+    .map(([key]) => key);
   return closure(manifest, entries);
 }
 
@@ -96,14 +146,22 @@ const ROUTES = 'src/web/app/routes/';
  * principals), and each page inside the shell, the index route included, each in its own chunk.
  */
 function pageClosures(manifest: Record<string, ManifestChunk>) {
-  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry).map(([key]) => key);
+  const entries = Object.entries(manifest)
+    .filter(([, chunk]) => chunk.isEntry)
+    .map(([key]) => key);
   const shell = [`${ROUTES}shell.tsx`];
   const sections = Object.keys(manifest)
-    .filter((key) => key.startsWith(ROUTES) && manifest[key]?.file && !/(shell|sign-in|auth-)/.test(key))
+    .filter(
+      (key) => key.startsWith(ROUTES) && manifest[key]?.file && !/(shell|sign-in|auth-)/.test(key),
+    )
     .sort();
   const lazyParts = manifest[`${ROUTES}shell.tsx`]?.dynamicImports ?? [];
   return [
-    { name: 'sign-in page', files: closure(manifest, [...entries, `${ROUTES}sign-in.tsx`]), budgeted: true },
+    {
+      name: 'sign-in page',
+      files: closure(manifest, [...entries, `${ROUTES}sign-in.tsx`]),
+      budgeted: true,
+    },
     { name: 'app shell', files: closure(manifest, [...entries, ...shell]), budgeted: true },
     ...lazyParts.map((key) => ({
       name: `shell + ${path.basename(key).replace(/\.tsx?$/, '')} (lazy)`,

@@ -1,6 +1,6 @@
 // `npm run bench`: builds the dashboard, runs every benchmark section, prints one report and writes
 // the same text to bench/report.md. Naming sections runs only those (and writes no report.md):
-//   --check-bundle  only the bundle-size section; exit 1 when the initial JS is over budget (CI).
+//   --check-bundle  only the bundle-size section; exit 1 when the initial JS or a page is over budget (CI).
 //   --reuse-dist    skip the build when dist/ already has a manifest.
 //   --server        server throughput beside bare node:http (--contacts N, --duration S per endpoint).
 //   --search        search at 100,000 and 1,000,000 contacts on SQLite and PostgreSQL, every query

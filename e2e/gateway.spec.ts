@@ -10,6 +10,7 @@ import {
   uniqueName,
 } from './fixtures/dashboard.ts';
 import { expect, test, type RunningGateway } from './fixtures/gateway.ts';
+import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
 /**
@@ -98,7 +99,9 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
     const { origin, pathname } = new URL(url);
     if (origin === gateway.url) continue;
     expect(origin, url).toBe(server.url);
-    expect(pathname, url).toMatch(/^\/api\/2\/oauth\/(authorize|login|consent)\/$|^\/api\/2\/oauth\/pages\.css$/);
+    expect(pathname, url).toMatch(
+      /^\/api\/2\/oauth\/(authorize|login|consent)\/$|^\/api\/2\/oauth\/pages\.css$/,
+    );
   }
   const signedInAt = urls.length;
 
@@ -121,10 +124,17 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
 
   // Sign-out ends the session everywhere: the other tab's next request finds it over.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Listkeeper' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Sign in to Listkeeper' }),
+  ).toBeVisible();
   expect(await gateway.heldCredentials()).toEqual([]);
-  await second.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
-  await expect(second.getByRole('heading', { level: 1, name: 'Your session has expired' })).toBeVisible();
+  await second
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Contacts' })
+    .click();
+  await expect(
+    second.getByRole('heading', { level: 1, name: 'Your session has expired' }),
+  ).toBeVisible();
   await second.goto('/contacts');
   await expect(second).toHaveURL(/\/sign-in\?next=%2Fcontacts$/);
 });
@@ -158,11 +168,19 @@ test('an API key typed once: the pages do their main job, and the key never reac
 
   // List settings: change and save.
   await page.goto('/lists/news');
-  await page.getByRole('region', { name: 'General', exact: true }).getByLabel('Description').fill('Through the gateway');
+  await page
+    .getByRole('region', { name: 'General', exact: true })
+    .getByLabel('Description')
+    .fill('Through the gateway');
   await page.getByRole('button', { name: 'Review and save' }).click();
-  await page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('button', { name: 'Save the changes' }).click();
+  await page
+    .getByRole('dialog', { name: 'Save these changes?' })
+    .getByRole('button', { name: 'Save the changes' })
+    .click();
   await expect(page.getByText('All changes saved.')).toBeVisible();
-  expect((await apiAs(server, account.key).lists.get('news')).description).toBe('Through the gateway');
+  expect((await apiAs(server, account.key).lists.get('news')).description).toBe(
+    'Through the gateway',
+  );
 
   // Messages: send to the list.
   await page.goto('/messages/new');
@@ -235,7 +253,10 @@ test('a global key switches accounts through the gateway; the accounts page list
   await expect(page.getByRole('cell', { name: `Brian ${beta.name}` })).toBeVisible();
   await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toHaveCount(0);
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Accounts' })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
   await expect(page.getByRole('link', { name: alpha.name, exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: beta.name, exact: true })).toBeVisible();
@@ -254,14 +275,25 @@ test('the proxy refuses another host, a path that leaves /api/2/ and a cross-sit
   const port = new URL(gateway.url).port;
 
   // Another host, as an absolute request target: answered by the gateway, never forwarded.
-  const absolute = await rawRequest(port, `GET ${server.url}/api/2/contacts/ HTTP/1.1\r\nHost: localhost\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`);
+  const absolute = await rawRequest(
+    port,
+    `GET ${server.url}/api/2/contacts/ HTTP/1.1\r\nHost: localhost\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`,
+  );
   expect(absolute).toMatch(/^HTTP\/1\.1 400/);
   expect(absolute).not.toContain('Rita');
 
   // Paths that leave /api/2/, with the session cookie and the dashboard's header.
   const headers = { 'x-listkeeper-request': '1' };
-  for (const path of ['/api/2/%2e%2e/%2e%2e/config.json', '/api/2/contacts/..%2f..%2fconfig.json', '/api/2/%5c..%5cconfig.json', '/api/2/%252e%252e/config.json']) {
-    const answer = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${await sessionCookie(page)}\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`);
+  for (const path of [
+    '/api/2/%2e%2e/%2e%2e/config.json',
+    '/api/2/contacts/..%2f..%2fconfig.json',
+    '/api/2/%5c..%5cconfig.json',
+    '/api/2/%252e%252e/config.json',
+  ]) {
+    const answer = await rawRequest(
+      port,
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${await sessionCookie(page)}\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer, path).toMatch(/^HTTP\/1\.1 400/);
   }
   expect((await page.request.get('/api/2/contacts/', { headers })).status()).toBe(200);
@@ -288,6 +320,71 @@ test('the proxy refuses another host, a path that leaves /api/2/ and a cross-sit
   expect((await apiAs(server, account.key).contacts.list({ search: 'Mallory' })).count).toBe(0);
 });
 
+test('"show images" through the gateway against the spec-only upstream: the message\'s own images only, no private address', async ({
+  page,
+  server,
+}) => {
+  test.slow();
+  const tracker = await startTracker();
+  try {
+    const account = await accountWithList(server, 'gw-images');
+    const t = tracker.origin;
+    const privateImage = `http://127.0.0.2:${new URL(t).port}/private.png`;
+    const subject = uniqueName('Gateway newsletter');
+    const message = await sendMessage(account.api, {
+      list: 'news',
+      subject,
+      content_plain: 'Hello',
+      content_html: `<p>Hello readers</p><img src="${t}/banner.png" alt="Banner"><img src="${t}/pixel.gif?r=1&amp;c=2" alt=""><img src="${privateImage}" alt="Private">`,
+    });
+    const browserToTracker: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(t) || request.url().startsWith('http://127.0.0.2'))
+        browserToTracker.push(request.url());
+    });
+    await signInWithKey(page, account.key, { path: `/messages/${message.id}` });
+    await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+    await expect(page.getByText('3 remote images are blocked')).toBeVisible();
+    await page.getByRole('button', { name: 'Show images' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'fetched through the server' }),
+    ).toHaveText('2 images shown, fetched through the server. 1 image could not be fetched.');
+    const frame = page.frameLocator('iframe[title="The message as HTML"]');
+    await expect(frame.getByRole('img', { name: 'Banner' })).toHaveAttribute(
+      'src',
+      /^data:image\/png;base64,/,
+    );
+    await page.getByText('Why', { exact: true }).click();
+    await expect(page.getByRole('listitem').filter({ hasText: privateImage })).toContainText(
+      'private, loopback or reserved',
+    );
+    // The gateway fetched the two; the browser asked neither host, and nothing asked the private one.
+    expect([...tracker.requests].sort()).toEqual(['/banner.png', '/pixel.gif?r=1&c=2']);
+    expect(browserToTracker).toEqual([]);
+
+    // An address the message does not hold is refused, before any request to it.
+    const headers = { 'x-listkeeper-request': '1' };
+    const ask = (url: string) =>
+      page.request.get(
+        `/gateway/message-image?message=${message.id}&url=${encodeURIComponent(url)}`,
+        { headers },
+      );
+    const other = await ask(`${t}/not-in-the-message.png`);
+    expect([other.status(), await other.json()]).toEqual([
+      400,
+      { is_error: true, message: 'url: is not an address this message refers to' },
+    ]);
+    expect(tracker.requests).not.toContain('/not-in-the-message.png');
+    const refused = await ask(privateImage);
+    expect(refused.status()).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /private, loopback or reserved/,
+    );
+  } finally {
+    await tracker.close();
+  }
+});
+
 async function sessionCookie(page: Page): Promise<string> {
   const cookie = (await page.context().cookies()).find((c) => c.name === 'listkeeper-session');
   return `listkeeper-session=${cookie?.value ?? ''}`;
@@ -307,7 +404,9 @@ function rawRequest(port: string, text: string): Promise<string> {
 /** A page on another site (127.0.0.1, not localhost) with a form that posts to the gateway. */
 async function crossSitePage(target: string) {
   const html = `<!doctype html><title>Prize</title><form method="post" action="${target}"><input type="hidden" name="firstname" value="Mallory"><input type="hidden" name="emails" value="mallory@evil.example"><button>Win a prize</button></form>`;
-  const listener = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  const listener = createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(html),
+  );
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const address = listener.address() as AddressInfo;
   return {

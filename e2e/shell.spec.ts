@@ -8,6 +8,13 @@ import {
   test,
 } from './fixtures/dashboard.ts';
 import { expectNoAxeViolations } from './fixtures/axe.ts';
+import {
+  expectPhoneFit,
+  expectTablesAsCards,
+  NARROWEST,
+  openMenu,
+  PHONE,
+} from './fixtures/phone.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
 /** A global key and an account with a contact, a list and a message: every page has content. */
@@ -19,7 +26,6 @@ async function group(server: RunningServer) {
   const { key } = await createKey(server, 'global');
   return { account, key };
 }
-
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
@@ -203,20 +209,62 @@ test('a page that fails to load shows its error inside the shell', async ({ page
   await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
 });
 
-test("usable at a phone's width: nothing overflows, the navigation works", async ({
+test("usable at a phone's width: a one-row header, the Menu disclosure by keyboard, cards, nothing overflows", async ({
   page,
   server,
 }) => {
+  test.slow(); // two axe runs and three viewports
   const { account, key } = await group(server);
-  await page.setViewportSize({ width: 360, height: 740 });
+  await page.setViewportSize(PHONE);
   await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
-  const overflow = () =>
-    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(await overflow()).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('cell', { name: `Sam ${account.name}` })).toBeVisible();
+  await expectPhoneFit(page, 'Contacts');
+  expect(await expectTablesAsCards(page, 'Contacts')).toBe(1);
+  // Before: header and navigation took 234 of 844 px. Brand, account and Menu share one row now.
+  const row = await page.evaluate(() =>
+    ['.app-title', '.account-area', '.menu-button'].map((selector) => {
+      const box = document.querySelector(selector)?.getBoundingClientRect();
+      return { top: box?.top ?? 0, bottom: box?.bottom ?? 0 };
+    }),
+  );
+  // One row: every part's top above every part's bottom.
+  expect(Math.max(...row.map((box) => box.top))).toBeLessThan(
+    Math.min(...row.map((box) => box.bottom)),
+  );
+
+  // The disclosure, by keyboard: Enter opens, the panel comes next in the tab order, Escape closes
+  // it and gives focus back to the button.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await expect(nav(page)).toBeHidden();
+  await expect(menu).toHaveAttribute('aria-controls', 'app-menu');
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await expect(nav(page)).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Theme')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu).toBeFocused();
+  await expect(nav(page)).toBeHidden();
+
+  // The navigation works from the menu, and the menu closes behind it.
+  await openMenu(page);
+  await expectNoAxeViolations(page, 'the open menu at phone width');
   await nav(page).getByRole('link', { name: 'Accounts' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
-  expect(await overflow()).toBeLessThanOrEqual(0);
+  await expect(nav(page)).toBeHidden();
+  await expectPhoneFit(page, 'Accounts');
+  await expectTablesAsCards(page, 'Accounts');
+  await page.setViewportSize(NARROWEST);
+  await expectPhoneFit(page, 'Accounts at 320');
   await expectNoAxeViolations(page, 'Accounts at phone width');
+
+  // A wide screen shows the sections and tools as before, with no Menu button.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(menu).toBeHidden();
+  await expect(nav(page)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 });
 
 test('the skip link moves focus to the main content', async ({ page, server }) => {

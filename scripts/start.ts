@@ -1,9 +1,16 @@
-// `npm start` (after the build): seed the demo, serve, and say in words where to go and which
-// credential does what (issue 17 item 7). `listkeeper demo` prints JSON for scripts; people get this.
+// `npm start` (after the build): seed the demo, run the reference server on a loopback port of its
+// own, and in this process the dashboard gateway in front of it (issue 15 item 5: one way in, the
+// browser holds only a session cookie); then say in words where to go and which credential does
+// what (issue 17 item 7). `listkeeper demo` prints JSON for scripts; people get this.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import * as z from 'zod';
+import { GATEWAY_PATHS } from '../src/api/gateway.ts';
+import { buildGateway } from '../src/gateway/app.ts';
+import { loadGatewayConfig } from '../src/gateway/config.ts';
+import { openSessionStore } from '../src/gateway/open-session-store.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const cli = path.join(repoRoot, 'src/server/cli.ts');
@@ -14,32 +21,106 @@ const DemoOutput = z.object({
   account_key: z.string(),
   account: z.string(),
   people: z.array(
-    z.object({ username: z.string(), password: z.string(), account: z.string().nullable(), role: z.string() }),
+    z.object({
+      username: z.string(),
+      password: z.string(),
+      account: z.string().nullable(),
+      role: z.string(),
+    }),
   ),
 });
 type DemoOutput = z.infer<typeof DemoOutput>;
 
+/** The gateway's client at the server: `oauth-client gateway` prints it. */
+const GatewayClient = z.object({ client_id: z.string(), client_secret: z.string() });
+
+// The page's origin is the gateway's: PORT (8080) on `localhost`, a host other than the server's
+// 127.0.0.1, so the server's sign-in pages and the dashboard never share cookies.
+const port = Number(process.env.PORT ?? 8080);
+const publicUrl = process.env.PUBLIC_URL?.replace(/\/+$/, '') || `http://localhost:${port}`;
+const apiPort = Number(process.env.API_PORT ?? (await freePort()));
+const apiUrl = `http://127.0.0.1:${apiPort}`;
+const serverEnv = { ...process.env, PORT: String(apiPort), HOST: '127.0.0.1', PUBLIC_URL: apiUrl };
+
 const demo = await runDemo();
-const server = spawn(process.execPath, [cli, 'serve'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-process.on('SIGINT', () => server.kill('SIGINT'));
-process.on('SIGTERM', () => server.kill('SIGTERM'));
+const client = GatewayClient.parse(
+  JSON.parse(
+    await runCli([
+      'oauth-client',
+      'gateway',
+      '--redirect-uri',
+      `${publicUrl}${GATEWAY_PATHS.callback}`,
+    ]),
+  ),
+);
+const server = spawn(process.execPath, [cli, 'serve'], {
+  cwd: repoRoot,
+  env: serverEnv,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 server.on('exit', (code) => process.exit(code ?? 0));
 
-// `serve` prints one JSON line once it listens; the address it names is the one to open.
+// `serve` prints one JSON line once it listens; then the gateway starts in front of it.
 for await (const line of createInterface({ input: server.stdout })) {
-  const listening = listeningAddress(line);
-  if (listening) console.log(summary(listening, demo));
+  if (listeningAddress(line)) await startGateway();
   else console.log(line);
 }
 
-async function runDemo(): Promise<DemoOutput> {
-  const child = spawn(process.execPath, [cli, 'demo'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startGateway() {
+  const config = loadGatewayConfig({
+    ...process.env,
+    UPSTREAM_URL: apiUrl,
+    UPSTREAM_NAME: 'Listkeeper',
+    UPSTREAM_CLIENT_ID: client.client_id,
+    UPSTREAM_CLIENT_SECRET: client.client_secret,
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
+  });
+  const store = await openSessionStore(config);
+  const gateway = await buildGateway({ config, store });
+  const stop = async (signal: NodeJS.Signals) => {
+    await gateway.close();
+    await store.close();
+    server.kill(signal);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  await gateway.listen({ port: config.port, host: config.host });
+  console.log(summary(publicUrl, demo));
+}
+
+async function runCli(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: repoRoot,
+    env: serverEnv,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) {
+    console.error(`listkeeper ${args.join(' ')} failed (exit ${code}):\n${output}`);
+    process.exit(1);
+  }
+  return output;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function runDemo(): Promise<DemoOutput> {
+  const output = await runCli(['demo']);
   const parsed = DemoOutput.safeParse(safeJson(output));
-  if (code !== 0 || !parsed.success) {
-    console.error(`listkeeper demo failed (exit ${code}):\n${output}`);
+  if (!parsed.success) {
+    console.error(`listkeeper demo printed something else:\n${output}`);
     process.exit(1);
   }
   return parsed.data;
@@ -47,9 +128,7 @@ async function runDemo(): Promise<DemoOutput> {
 
 function listeningAddress(line: string): string | null {
   const parsed = z.object({ listening: z.string() }).safeParse(safeJson(line));
-  if (!parsed.success) return null;
-  // A wildcard bind is reached through loopback.
-  return parsed.data.listening.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://[::1]');
+  return parsed.success ? parsed.data.listening : null;
 }
 
 function safeJson(text: string): unknown {
@@ -70,7 +149,7 @@ function summary(url: string, demo: DemoOutput): string {
     '',
     `Listkeeper is running. Open ${url}/ in your browser.`,
     '',
-    'Sign in with one of these usernames and passwords ("Sign in with your Listkeeper account"):',
+    'Sign in with one of these usernames and passwords ("Sign in with your account at Listkeeper"):',
     ...people,
     '',
     'Or paste an API key into the "API key" field:',
@@ -80,6 +159,7 @@ function summary(url: string, demo: DemoOutput): string {
     '      the global key: every account of the group (press s to switch accounts)',
     '',
     'Passwords and keys are new on every `npm start`; earlier keys keep working. Ctrl-C stops the server.',
+    `The browser holds only a session cookie; the API itself is at ${apiUrl}/api/2/ for scripts.`,
     '',
   ].join('\n');
 }

@@ -15,6 +15,12 @@ export const GATEWAY_PATHS = {
   session: '/auth/session',
   /** POST: ends the session, for every tab and every gateway process. */
   logout: '/auth/logout',
+  /**
+   * GET `?message=<id>&url=<address>[&account_id=<id>]`: one remote image of that message as
+   * `{url, data_url}` (the MessageImage schema), fetched by the gateway, so "show images" works
+   * against any API v2 server. Only an address the message (read from the upstream) refers to.
+   */
+  messageImage: '/gateway/message-image',
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, htmlToPlain, plainToHtml } from './message-content.ts';
+import { escapeHtml, htmlToPlain, plainToHtml, refersToAddress } from './message-content.ts';
 
 describe('message content (spec §4.5 "generated automatically")', () => {
   it('escapes plain text and wraps paragraphs and line breaks', () => {
@@ -30,5 +30,16 @@ describe('message content (spec §4.5 "generated automatically")', () => {
     htmlToPlain('<a'.repeat(300_000));
     plainToHtml(`${'\n \t'.repeat(200_000)}x`);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('knows the addresses a message refers to, as written or with references decoded, and no other', () => {
+    const html =
+      '<img src="https://img.example/a.png?x=1&amp;y=2"><p>https://img.example/b.gif</p>';
+    expect(refersToAddress(html, 'https://img.example/a.png?x=1&y=2')).toBe(true);
+    expect(refersToAddress(html, 'https://img.example/a.png?x=1&amp;y=2')).toBe(true);
+    expect(refersToAddress(html, 'https://img.example/b.gif')).toBe(true);
+    expect(refersToAddress(html, 'https://img.example/c.png')).toBe(false);
+    expect(refersToAddress(html, 'http://169.254.169.254/latest/meta-data/')).toBe(false);
+    expect(refersToAddress(html, '')).toBe(false);
   });
 });

@@ -127,3 +127,12 @@ export function decodeEntities(text: string): string {
     },
   );
 }
+
+/**
+ * Whether a message's HTML refers to `address`: as written, or with its character references
+ * decoded as a browser reads an attribute. The image proxies fetch only such addresses, so they are
+ * no open relay for whoever may read messages.
+ */
+export function refersToAddress(html: string, address: string): boolean {
+  return address !== '' && (html.includes(address) || decodeEntities(html).includes(address));
+}

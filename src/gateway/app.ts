@@ -7,11 +7,23 @@ import * as oauth from 'oauth4webapi';
 import { GATEWAY_PATHS, GATEWAY_REQUEST_HEADER, type GatewaySession } from '../api/gateway.ts';
 import type { GatewayConfig } from './config.ts';
 import { csrfProblem } from './csrf.ts';
+import { GatewayImageQuery, imageOfMessage, messagePath } from './message-image.ts';
 import { API_HEADERS, PAGE_SECURITY_HEADERS } from './page-headers.ts';
-import { API_ROOT, apiPathProblem, forward, upstreamRequestHeaders, type UpstreamAnswer } from './proxy.ts';
+import {
+  API_ROOT,
+  apiPathProblem,
+  forward,
+  upstreamRequestHeaders,
+  type UpstreamAnswer,
+} from './proxy.ts';
 import { createRefresher } from './refresh.ts';
 import { randomId } from './sealing.ts';
-import { PENDING_LOGIN_MS, type Credential, type Session, type SessionStore } from './session-store.ts';
+import {
+  PENDING_LOGIN_MS,
+  type Credential,
+  type Session,
+  type SessionStore,
+} from './session-store.ts';
 import {
   CredentialRefusedError,
   SignInError,
@@ -41,7 +53,12 @@ export interface GatewayOptions {
  * held in the browser only as an HttpOnly cookie, and `/api/2/…` forwarded to the upstream with
  * the session's credential (SECURITY.md 25–28).
  */
-export async function buildGateway({ config, store, fetch: fetcher = fetch, now = Date.now }: GatewayOptions) {
+export async function buildGateway({
+  config,
+  store,
+  fetch: fetcher = fetch,
+  now = Date.now,
+}: GatewayOptions) {
   const upstream = createUpstream(config, fetcher);
   const refresher = createRefresher({
     store,
@@ -81,7 +98,8 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
 
   app.addHook('onRequest', async (request, reply) => {
     // An absolute request target (`GET http://other.example/…`) names another host: never proxied.
-    if (!request.raw.url?.startsWith('/')) return sendError(reply, 400, 'Only paths of this origin are served');
+    if (!request.raw.url?.startsWith('/'))
+      return sendError(reply, 400, 'Only paths of this origin are served');
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
@@ -92,24 +110,33 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
   });
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    const status =
+      typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, status, status >= 500 ? 'Internal server error' : error.message);
   });
 
   const sessionOf = (request: FastifyRequest) => store.find(request.cookies[sessionCookie], now());
 
-  function startSession(reply: FastifyReply, request: FastifyRequest, credential: Credential, principal: Session['principal']) {
+  async function startSession(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    credential: Credential,
+    principal: Session['principal'],
+  ) {
     // SECURITY.md 25: a new id at every sign-in; the browser's previous session ends.
-    const previous = sessionOf(request);
-    if (previous) store.delete(previous.idHash);
-    const { id, session } = store.create(credential, principal, now());
-    reply.setCookie(sessionCookie, id, { ...cookieOptions, maxAge: Math.floor(config.sessionMaxMs / 1000) });
+    const previous = await sessionOf(request);
+    if (previous) await store.delete(previous.idHash);
+    const { id, session } = await store.create(credential, principal, now());
+    reply.setCookie(sessionCookie, id, {
+      ...cookieOptions,
+      maxAge: Math.floor(config.sessionMaxMs / 1000),
+    });
     return session;
   }
 
-  function endSession(reply: FastifyReply, session: Session | null) {
-    if (session) store.delete(session.idHash);
+  async function endSession(reply: FastifyReply, session: Session | null) {
+    if (session) await store.delete(session.idHash);
     reply.clearCookie(sessionCookie, cookieOptions);
   }
 
@@ -145,13 +172,22 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
   // The sign-in button's full-page navigation: the authorization request (RFC 6749 §4.1.1).
   app.get(GATEWAY_PATHS.login, async (request, reply) => {
     if (!upstream.oauthOffered)
-      return sendError(reply, 404, 'OAuth sign-in is not offered: this dashboard has no client id and secret.');
+      return sendError(
+        reply,
+        404,
+        'OAuth sign-in is not offered: this dashboard has no client id and secret.',
+      );
     const next = (request.query as Record<string, unknown>).next;
     // The browser that starts the sign-in is the one that must finish it (SECURITY.md 28).
     const browserId = request.cookies[loginCookie] ?? randomId();
     const state = oauth.generateRandomState();
     const codeVerifier = oauth.generateRandomCodeVerifier();
-    store.savePendingLogin(state, browserId, { codeVerifier, returnTo: typeof next === 'string' ? next : '/' }, now());
+    await store.savePendingLogin(
+      state,
+      browserId,
+      { codeVerifier, returnTo: typeof next === 'string' ? next : '/' },
+      now(),
+    );
     reply.setCookie(loginCookie, browserId, { ...cookieOptions, maxAge: PENDING_LOGIN_MS / 1000 });
     return reply
       .header('cache-control', 'no-store')
@@ -163,21 +199,36 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     const callback = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
     const state = callback.get('state');
-    const pending = state ? store.takePendingLogin(state, request.cookies[loginCookie], now()) : null;
+    const pending = state
+      ? await store.takePendingLogin(state, request.cookies[loginCookie], now())
+      : null;
     if (!state || !pending) {
       request.log.warn('OAuth callback without a pending sign-in of this browser');
       return reply.redirect(SIGN_IN_FAILED, 303);
     }
     try {
-      const { tokens, username } = await upstream.exchangeCode(callback, state, pending.codeVerifier);
+      const { tokens, username } = await upstream.exchangeCode(
+        callback,
+        state,
+        pending.codeVerifier,
+      );
       const credential: Credential = { method: 'oauth', tokens };
-      startSession(reply, request, credential, await upstream.probe(credential, username));
+      await startSession(reply, request, credential, await upstream.probe(credential, username));
     } catch (error) {
-      request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'OAuth sign-in failed');
-      return reply.redirect(error instanceof SignInError && error.consentDenied ? CONSENT_DENIED : SIGN_IN_FAILED, 303);
+      request.log.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'OAuth sign-in failed',
+      );
+      return reply.redirect(
+        error instanceof SignInError && error.consentDenied ? CONSENT_DENIED : SIGN_IN_FAILED,
+        303,
+      );
     }
     // The dashboard's sign-in page checks the return path and resumes there.
-    const next = pending.returnTo === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(pending.returnTo)}`;
+    const next =
+      pending.returnTo === '/'
+        ? '/sign-in'
+        : `/sign-in?next=${encodeURIComponent(pending.returnTo)}`;
     return reply.redirect(next, 303);
   });
 
@@ -188,19 +239,29 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
     if (!key) return sendError(reply, 400, 'Enter an API key.');
     const credential: Credential = { method: 'key', key };
     try {
-      const session = startSession(reply, request, credential, await upstream.probe(credential));
+      const session = await startSession(
+        reply,
+        request,
+        credential,
+        await upstream.probe(credential),
+      );
       return reply.header('cache-control', 'no-store').send(sessionView(session));
     } catch (error) {
       if (error instanceof CredentialRefusedError)
-        return sendError(reply, 401, 'The server refused this key: it is unknown, expired, or not allowed from this address.');
-      if (error instanceof UpstreamUnavailableError) return sendError(reply, error.status, error.message);
+        return sendError(
+          reply,
+          401,
+          'The server refused this key: it is unknown, expired, or not allowed from this address.',
+        );
+      if (error instanceof UpstreamUnavailableError)
+        return sendError(reply, error.status, error.message);
       throw error;
     }
   });
 
   app.get(GATEWAY_PATHS.session, async (request, reply) => {
-    const session = sessionOf(request);
-    if (!session && request.cookies[sessionCookie] !== undefined) endSession(reply, null);
+    const session = await sessionOf(request);
+    if (!session && request.cookies[sessionCookie] !== undefined) await endSession(reply, null);
     const view: GatewaySession = session ? sessionView(session) : { signed_in: false };
     return reply.header('cache-control', 'no-store').send(view);
   });
@@ -208,8 +269,8 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
   // SECURITY.md 25: the row goes, so every tab and every gateway process sees the end at once.
   app.post(GATEWAY_PATHS.logout, async (request, reply) => {
     if (refuseCrossSite(request, reply)) return reply;
-    const session = sessionOf(request);
-    endSession(reply, session);
+    const session = await sessionOf(request);
+    await endSession(reply, session);
     if (session) await upstream.endUpstreamSession(session.credential);
     return reply.header('cache-control', 'no-store').send({ success: 1 });
   });
@@ -225,26 +286,31 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
     };
   }
 
-  // SECURITY.md 26: `/api/2/…` only, to the configured upstream only, with the session's credential.
-  app.all(`${API_ROOT}*`, async (request, reply) => {
-    if (refuseCrossSite(request, reply)) return reply;
-    const url = request.raw.url ?? '';
-    const problem = apiPathProblem(url);
-    if (problem) return sendError(reply, 400, problem);
-    let session = sessionOf(request);
+  /**
+   * One request to the upstream with the session's credential: refreshed before it expires, and
+   * once more after a 401. Null when the browser has been answered already (no session, or it ended).
+   */
+  async function sendAsSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: { method: string; url: string; body: Buffer | undefined },
+  ): Promise<UpstreamAnswer | null> {
+    let session = await sessionOf(request);
     if (!session) {
-      endSession(reply, null);
-      return sendError(reply, 401, 'Not signed in, or the session has ended: sign in again.');
+      await endSession(reply, null);
+      void sendError(reply, 401, 'Not signed in, or the session has ended: sign in again.');
+      return null;
     }
-    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     const send = (current: Session) =>
       forward(
         config.upstreamUrl,
         {
-          method: request.method,
-          url,
-          headers: upstreamRequestHeaders(request.headers, authorizationOf(current.credential), request.ip),
-          body,
+          ...target,
+          headers: upstreamRequestHeaders(
+            request.headers,
+            authorizationOf(current.credential),
+            request.ip,
+          ),
         },
         config.upstreamTimeoutMs,
         fetcher,
@@ -261,27 +327,72 @@ export async function buildGateway({ config, store, fetch: fetcher = fetch, now 
         answer = await send(session);
       }
     } catch (error) {
-      if (error instanceof UpstreamUnavailableError) return sendError(reply, error.status, error.message);
+      if (error instanceof UpstreamUnavailableError) {
+        void sendError(reply, error.status, error.message);
+        return null;
+      }
       throw error;
     }
     // Spec §5.1 rule 6: the credential no longer works; the session ends with it.
-    if (answer.status === 401) endSession(reply, session);
+    if (answer.status === 401) await endSession(reply, session);
+    return answer;
+  }
+
+  // SECURITY.md 26: `/api/2/…` only, to the configured upstream only, with the session's credential.
+  app.all(`${API_ROOT}*`, async (request, reply) => {
+    if (refuseCrossSite(request, reply)) return reply;
+    const url = request.raw.url ?? '';
+    const problem = apiPathProblem(url);
+    if (problem) return sendError(reply, 400, problem);
+    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
+    const answer = await sendAsSession(request, reply, { method: request.method, url, body });
+    if (!answer) return reply;
     return reply.status(answer.status).headers(answer.headers).send(answer.body);
   });
 
-  function sessionEnded(reply: FastifyReply) {
-    endSession(reply, null);
-    return sendError(reply, 401, 'The session has ended: sign in again.');
+  // The image proxy, here rather than at the upstream: the message is read with the session's credential.
+  app.get(GATEWAY_PATHS.messageImage, async (request, reply) => {
+    if (refuseCrossSite(request, reply)) return reply;
+    const query = GatewayImageQuery.safeParse(request.query);
+    if (!query.success) {
+      const issue = query.error.issues[0];
+      return sendError(
+        reply,
+        400,
+        `${issue?.path.join('.') ?? 'query'}: ${issue?.message ?? 'is invalid'}`,
+      );
+    }
+    const message = await sendAsSession(request, reply, {
+      method: 'GET',
+      url: messagePath(query.data),
+      body: undefined,
+    });
+    if (!message) return reply;
+    if (message.status !== 200)
+      return reply.status(message.status).headers(message.headers).send(message.body);
+    const image = await imageOfMessage(message, query.data.url, config.imageProxy);
+    return reply.status(image.status).header('cache-control', 'no-store').send(image.body);
+  });
+
+  async function sessionEnded(reply: FastifyReply): Promise<null> {
+    await endSession(reply, null);
+    void sendError(reply, 401, 'The session has ended: sign in again.');
+    return null;
   }
 
   const hasDashboard = fs.existsSync(path.join(config.staticDir, 'index.html'));
-  if (hasDashboard) await app.register(fastifyStatic, { root: config.staticDir, wildcard: false, index: false });
+  if (hasDashboard)
+    await app.register(fastifyStatic, { root: config.staticDir, wildcard: false, index: false });
   else app.log.warn(`No dashboard in ${config.staticDir}: run \`npm run build\``);
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
     if (pathname.startsWith('/api/')) return sendError(reply, 404, 'Only /api/2/ is forwarded');
-    if (hasDashboard && (request.method === 'GET' || request.method === 'HEAD') && !path.extname(pathname)) {
+    if (
+      hasDashboard &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.extname(pathname)
+    ) {
       // The dashboard routes on the client: every page URL gets the app shell.
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }
@@ -311,7 +422,9 @@ function keyFromBody(request: FastifyRequest): string | null {
     value = new URLSearchParams(text).get('key');
   }
   // A key is a header value: printable ASCII, no spaces (spec §5.1 rule 4).
-  return typeof value === 'string' && /^[\x21-\x7e]{1,1024}$/.test(value.trim()) ? value.trim() : null;
+  return typeof value === 'string' && /^[\x21-\x7e]{1,1024}$/.test(value.trim())
+    ? value.trim()
+    : null;
 }
 
 export type Gateway = FastifyInstance;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { isAddressRange } from './remote-image.ts';
 
 /** `listkeeper dashboard` settings, all from the environment (README "Dashboard in front of any API v2 server"). */
 export interface GatewayConfig {
@@ -18,6 +19,8 @@ export interface GatewayConfig {
   /** Key material for the sessions (SECURITY.md 28: never sent, never logged). */
   sessionSecret: string;
   dataDir: string;
+  /** GATEWAY_DATABASE_URL, else DATABASE_URL: sessions in PostgreSQL, shared across machines; null: SQLite in DATA_DIR. */
+  databaseUrl: string | null;
   staticDir: string;
   logLevel: string;
   /** How long the upstream may take to answer before the dashboard gets a 504. */
@@ -26,6 +29,8 @@ export interface GatewayConfig {
   sessionIdleMs: number;
   /** A session ends this long after sign-in, used or not. */
   sessionMaxMs: number;
+  /** Which non-public addresses the image proxy may fetch from (IMAGE_PROXY_ALLOW_PRIVATE). */
+  imageProxy: { allowPrivate: boolean; allowRanges: string[] };
 }
 
 /** The file in DATA_DIR that keeps a generated SESSION_SECRET across restarts and processes. */
@@ -37,7 +42,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 function isSafeUpstream(value: string): boolean {
   const url = new URL(value);
   if (url.username || url.password || url.search || url.hash) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  return (
+    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
+  );
 }
 
 const optionalText = z
@@ -45,10 +52,18 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+  .optional();
+
 const Env = z
   .object({
     UPSTREAM_URL: z
-      .url({ protocol: /^https?$/, error: 'UPSTREAM_URL must be the http(s) URL of an API v2 server' })
+      .url({
+        protocol: /^https?$/,
+        error: 'UPSTREAM_URL must be the http(s) URL of an API v2 server',
+      })
       .refine(isSafeUpstream, {
         message:
           'UPSTREAM_URL must be https (http only to a loopback address), without credentials, query or fragment',
@@ -71,25 +86,63 @@ const Env = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     DATA_DIR: z.string().min(1).default('./data'),
+    GATEWAY_DATABASE_URL: optionalText.pipe(postgresUrl),
+    DATABASE_URL: optionalText.pipe(postgresUrl),
     STATIC_DIR: z.string().min(1).default('dist'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('warn'),
     UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(20),
-    SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(8 * 3600),
-    SESSION_MAX_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+    SESSION_IDLE_SECONDS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(8 * 3600),
+    SESSION_MAX_SECONDS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(7 * 24 * 3600),
+    // `0`, `1` (every address), or CIDR ranges separated by commas (`10.1.2.0/24,127.0.0.1/32`).
+    IMAGE_PROXY_ALLOW_PRIVATE: z
+      .string()
+      .default('0')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      )
+      .refine(
+        (parts) => parts.every((part) => part === '0' || part === '1' || isAddressRange(part)),
+        {
+          message:
+            'IMAGE_PROXY_ALLOW_PRIVATE is 0, 1, or CIDR ranges separated by commas (10.1.2.0/24)',
+        },
+      ),
   })
-  .refine((env) => (env.UPSTREAM_CLIENT_ID === undefined) === (env.UPSTREAM_CLIENT_SECRET === undefined), {
-    message: 'set both UPSTREAM_CLIENT_ID and UPSTREAM_CLIENT_SECRET (OAuth sign-in), or neither (API keys only)',
-  });
+  .refine(
+    (env) => (env.UPSTREAM_CLIENT_ID === undefined) === (env.UPSTREAM_CLIENT_SECRET === undefined),
+    {
+      message:
+        'set both UPSTREAM_CLIENT_ID and UPSTREAM_CLIENT_SECRET (OAuth sign-in), or neither (API keys only)',
+    },
+  );
 
 /**
  * Reads and checks the environment. `port` overrides PORT once the process listens (PORT=0), so
  * the default PUBLIC_URL names the port really in use.
  */
-export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, port?: number): GatewayConfig {
+export function loadGatewayConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  port?: number,
+): GatewayConfig {
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues
-      .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+      .map((issue) =>
+        issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+      )
       .join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
@@ -106,14 +159,21 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env, port?: n
         : null,
     port: listenPort,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : `http://${urlHost(e.HOST)}:${listenPort}`,
+    publicUrl: e.PUBLIC_URL
+      ? new URL(e.PUBLIC_URL).origin
+      : `http://${urlHost(e.HOST)}:${listenPort}`,
     sessionSecret: e.SESSION_SECRET ?? keptSessionSecret(dataDir),
     dataDir,
+    databaseUrl: e.GATEWAY_DATABASE_URL ?? e.DATABASE_URL ?? null,
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
     upstreamTimeoutMs: Math.round(e.UPSTREAM_TIMEOUT_SECONDS * 1000),
     sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
     sessionMaxMs: e.SESSION_MAX_SECONDS * 1000,
+    imageProxy: {
+      allowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE.includes('1'),
+      allowRanges: e.IMAGE_PROXY_ALLOW_PRIVATE.filter((part) => part !== '0' && part !== '1'),
+    },
   };
 }
 
@@ -140,7 +200,8 @@ export function keptSessionSecret(dataDir: string): string {
     const secret = readFileSync(file, 'utf8').trim();
     if (secret.length >= 32) return secret;
     // Another process created the file a moment ago and is still writing it.
-    if (attempt >= 50) throw new Error(`${file} holds no usable session secret: delete it to make a new one`);
+    if (attempt >= 50)
+      throw new Error(`${file} holds no usable session secret: delete it to make a new one`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   }
 }

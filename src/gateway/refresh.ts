@@ -35,7 +35,13 @@ export interface RefresherOptions {
  * promise; across processes, a lease on the row decides (compare-and-swap on its version), and
  * the others wait for the row to move on and use what the winner stored.
  */
-export function createRefresher({ store, refresh, now = Date.now, leaseMs, pollMs = 50 }: RefresherOptions) {
+export function createRefresher({
+  store,
+  refresh,
+  now = Date.now,
+  leaseMs,
+  pollMs = 50,
+}: RefresherOptions) {
   const inflight = new Map<string, Promise<Session | null>>();
 
   /**
@@ -43,15 +49,15 @@ export function createRefresher({ store, refresh, now = Date.now, leaseMs, pollM
    * refused the access token) unless another request already replaced that token. null when the
    * session has ended (the grant is refused; the row is deleted).
    */
-  function usable(session: Session, force = false): Promise<Session | null> {
+  async function usable(session: Session, force = false): Promise<Session | null> {
     const { credential } = session;
-    if (credential.method !== 'oauth') return Promise.resolve(session);
+    if (credential.method !== 'oauth') return session;
     const due = refreshDueAt(credential.tokens);
-    if (!force && (due === null || now() < due)) return Promise.resolve(session);
+    if (!force && (due === null || now() < due)) return session;
     if (credential.tokens.refreshToken === null) {
-      if (!force) return Promise.resolve(session);
-      store.delete(session.idHash);
-      return Promise.resolve(null);
+      if (!force) return session;
+      await store.delete(session.idHash);
+      return null;
     }
     const key = `${session.idHash}:${session.version}`;
     let running = inflight.get(key);
@@ -65,10 +71,10 @@ export function createRefresher({ store, refresh, now = Date.now, leaseMs, pollM
   async function renew(session: Session): Promise<Session | null> {
     const deadline = now() + leaseMs + 5_000;
     for (;;) {
-      if (store.claimRefresh(session.idHash, session.version, now(), leaseMs)) {
+      if (await store.claimRefresh(session.idHash, session.version, now(), leaseMs)) {
         return refreshHolding(session);
       }
-      const current = store.reload(session.idHash);
+      const current = await store.reload(session.idHash);
       if (!current) return null;
       if (current.version !== session.version) return current;
       if (now() > deadline) throw new Error('Another refresh of this session did not finish');
@@ -84,17 +90,17 @@ export function createRefresher({ store, refresh, now = Date.now, leaseMs, pollM
       next = await refresh(tokens);
     } catch (error) {
       if (error instanceof RefreshRefusedError) {
-        store.delete(session.idHash);
+        await store.delete(session.idHash);
         return null;
       }
       // No answer (upstream down or slow): the current token serves while it lasts.
-      store.releaseRefresh(session.idHash, session.version);
+      await store.releaseRefresh(session.idHash, session.version);
       if (tokens.expiresAt === null || now() < tokens.expiresAt) return session;
       throw error;
     }
     const credential = { method: 'oauth' as const, tokens: next };
     // The row was deleted meanwhile (sign-out): the new tokens die with it.
-    if (!store.completeRefresh(session.idHash, session.version, credential)) return null;
+    if (!(await store.completeRefresh(session.idHash, session.version, credential))) return null;
     return { ...session, credential, version: session.version + 1 };
   }
 

@@ -1,23 +1,18 @@
-import path from 'node:path';
 import { GATEWAY_PATHS } from '../api/gateway.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
-import { createSealer } from './sealing.ts';
-import { SESSION_DATABASE_FILE, SessionStore } from './session-store.ts';
+import { openSessionStore } from './open-session-store.ts';
 
 /** `listkeeper dashboard`: runs the gateway until SIGTERM or SIGINT; prints one JSON line when ready. */
 export async function serveGateway(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadGatewayConfig(env);
   if (config.port === 0 && !env.PUBLIC_URL)
     throw new Error('PORT=0 needs PUBLIC_URL: the OAuth redirect URI names the port');
-  const store = new SessionStore(path.join(config.dataDir, SESSION_DATABASE_FILE), createSealer(config.sessionSecret), {
-    idleMs: config.sessionIdleMs,
-    maxMs: config.sessionMaxMs,
-  });
+  const store = await openSessionStore(config);
   const app = await buildGateway({ config, store });
   const shutdown = async () => {
     await app.close();
-    store.close();
+    await store.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown());

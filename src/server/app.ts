@@ -17,6 +17,7 @@ import { readPoolOf } from './db/heavy-reader.ts';
 import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
 import { readJsonBody } from './http/json-body.ts';
+import { readUnlabelledBody } from './http/unlabelled-body.ts';
 import { HttpError } from './http/http-error.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { refuseTokenInUrl } from './http/token-in-url.ts';
@@ -75,9 +76,13 @@ export async function buildApp({
   // Spec §1 rule 2: bodies are form fields. Keep every repeated key, in order, for the shared decoder,
   // which also reads bodies that were never percent-encoded, and JSON objects with the same fields.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, readFormBody(body as string));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, readFormBody(body as string));
+    },
+  );
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, readJsonBody(body as string));
@@ -85,7 +90,36 @@ export async function buildApp({
       done(error as Error, undefined);
     }
   });
-  await app.register(fastifyMultipart, { limits: { fieldSize: BODY_LIMIT, files: 0, fields: 1000 } });
+  // Be liberal with real clients: fetch() labels a string body text/plain unless told otherwise,
+  // and some clients send no type or a generic one. Such a body is JSON when it looks like it,
+  // else form fields; any other named type (XML…) is still 415. Cross-site forms could already send
+  // form fields, and the API reads credentials only from headers, so this opens nothing new.
+  const sniffed = (
+    _request: unknown,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
+    try {
+      done(null, readUnlabelledBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  };
+  app.addContentTypeParser(
+    ['text/plain', 'application/octet-stream'],
+    { parseAs: 'string' },
+    sniffed,
+  );
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    if (request.headers['content-type'] === undefined) return sniffed(request, body, done);
+    const error = new Error('Unsupported media type') as FastifyError;
+    error.code = 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
+    error.statusCode = 415;
+    done(error, undefined);
+  });
+  await app.register(fastifyMultipart, {
+    limits: { fieldSize: BODY_LIMIT, files: 0, fields: 1000 },
+  });
 
   // Every route but the API's operations gets the hooks below. A hook costs each request it runs on
   // (measured: 3 µs of the single-contact GET's 40 or so, bench/server-throughput.ts), so the
@@ -102,12 +136,15 @@ export async function buildApp({
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.status).send({ is_error: true, message: error.message });
     }
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    const status =
+      typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply.status(500).send({ is_error: true, message: 'Internal server error' });
     }
-    return reply.status(status).send({ is_error: true, message: clientErrorMessage(error, status) });
+    return reply
+      .status(status)
+      .send({ is_error: true, message: clientErrorMessage(error, status) });
   });
 
   const staticDir = config.staticDir;
@@ -133,7 +170,11 @@ export async function buildApp({
       }
       return reply.status(404).send({ is_error: true, message: 'The API request does not exist' });
     }
-    if (hasDashboard && (request.method === 'GET' || request.method === 'HEAD') && !path.extname(pathname)) {
+    if (
+      hasDashboard &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.extname(pathname)
+    ) {
       // The dashboard routes on the client: every page URL gets the app shell.
       setSecurityHeaders(reply.type('text/html'), request.url);
       return reply.sendFile('index.html');
@@ -147,7 +188,8 @@ export async function buildApp({
   // Contacts whose stored document a bulk change nulled get it back within a second or so.
   const renderer = startDocumentRenderer(database.db, {
     intervalMs: DOCUMENT_RENDER_INTERVAL_MS,
-    onError: (error) => app.log.warn({ err: error }, 'rendering contact documents failed; the next pass retries'),
+    onError: (error) =>
+      app.log.warn({ err: error }, 'rendering contact documents failed; the next pass retries'),
   });
   app.addHook('onClose', () => renderer.stop());
   return app;
@@ -155,7 +197,11 @@ export async function buildApp({
 
 const DOCUMENT_RENDER_INTERVAL_MS = 1000;
 
-function refuseTokenInUrlHook(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+function refuseTokenInUrlHook(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   refuseTokenInUrl(request.url);
   done();
 }

@@ -8,7 +8,12 @@ import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
-import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
+import { startMail } from './mail/mail-service.ts';
+import {
+  createClient,
+  registerDashboardClient,
+  registerGatewayClient,
+} from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
@@ -30,6 +35,7 @@ const USAGE = `usage: listkeeper <command>
   key create (--global | --account NAME) [--permission P]... [--cidr C] [--expiry-months N] [--description D]
   user create --account NAME --username EMAIL [--permission P]...   (password on stdin)
   oauth-client create --name N --redirect-uri URI... [--public]
+  oauth-client gateway --redirect-uri URI
   field create --account NAME --name N [--identifier I]`;
 
 type Command = (args: string[], database: DatabaseHandle) => Promise<unknown>;
@@ -80,6 +86,11 @@ const commands: Record<string, Command> = {
       redirectUris: values['redirect-uri'] ?? [],
       isPublic: Boolean(values.public),
     });
+  },
+  // `npm start`'s gateway: a first-party confidential client, re-keyed at every call.
+  'oauth-client gateway': async (args, database) => {
+    const { values } = parseArgs({ args, options: { 'redirect-uri': { type: 'string' } } });
+    return registerGatewayClient(database.db, values['redirect-uri'] ?? '');
   },
   'account create': async (args, database) => {
     const { values, positionals } = parseArgs({
@@ -203,7 +214,13 @@ async function serve(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const app = await buildApp({ config, database });
+  // Errors of the mail worker are logged without their details' secrets (SECURITY.md 39): a
+  // message only, never the transport's options.
+  const mail = await startMail(config, database.db, {
+    onError: (error) => app.log.error({ mail: error instanceof Error ? error.message : String(error) }, 'mail'),
+  });
   const shutdown = async () => {
+    await mail.close();
     await app.close();
     await database.close();
     process.exit(0);
@@ -230,9 +247,15 @@ async function serve(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   if (publicDashboard && config.port === 0 && !config.publicUrl)
     await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
-  console.log(JSON.stringify({ listening: address, database: database.dialect }));
+  console.log(
+    JSON.stringify({
+      listening: address,
+      database: database.dialect,
+      smtp_in: mail.smtpPort,
+      mail_out: mail.deliversTo,
+    }),
+  );
 }
-
 
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;

@@ -8,7 +8,7 @@ import {
   type TestResponse,
   type TestServer,
 } from './test/harness.ts';
-import { PIXEL_GIF, imageHost, type ImageHost } from './test/image-host.ts';
+import { PIXEL_GIF, imageHost, type ImageHost } from '../gateway/test/image-host.ts';
 
 /**
  * The image proxy, a reference-server extension (operations.ts `messages.image`): the dashboard

@@ -15,9 +15,12 @@ export interface Database {
   contact_documents: ContactDocumentsTable;
   contact_values: ContactValuesTable;
   emails: EmailsTable;
+  held_messages: HeldMessagesTable;
   lists: ListsTable;
   memberships: MembershipsTable;
   messages: MessagesTable;
+  message_sources: MessageSourcesTable;
+  notices: NoticesTable;
   outbox: OutboxTable;
   rate_counters: RateCountersTable;
 }
@@ -153,14 +156,68 @@ export interface MessagesTable {
   content_html: Generated<string>;
 }
 
+/** Mail the posting policy held for a moderator (migration 2026-11-25T0000). */
+export interface HeldMessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  list_id: number;
+  subject: Generated<string>;
+  from_phrase: Generated<string>;
+  from_address: Generated<string>;
+  /** Unix seconds. */
+  received: number;
+  size: number;
+  message_id: string;
+  rule: string;
+  setting: string | null;
+  reason: string;
+  /** JSON array of {rule, setting, reason}. */
+  reasons: Generated<string>;
+  /** JSON array of {name, value}. */
+  headers: Generated<string>;
+  content_plain: Generated<string>;
+  content_html: Generated<string>;
+  /** The message as received, base64. */
+  raw: Generated<string>;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   account_id: number;
   message_id: number;
   email_id: number;
   address: string;
+  /** pending → sending (claimed for `batch`) → sent; `digest` waits for the digest; `failed` gave up. */
   status: Generated<string>;
   created: string;
+  attempts: Generated<number>;
+  /** Unix ms before which a retry waits. */
+  next_attempt: Generated<number>;
+  /** The SMTP transaction the row was claimed for (migration 2026-11-25T0100). */
+  batch: string | null;
+}
+
+/** A single mail that is not a list post: hold, reject, moderator and welcome notices. */
+export interface NoticesTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  from_address: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  /** The list it concerns (its List-Id and X-Loop), if any. */
+  list_address: string | null;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt: Generated<number>;
+  created: string;
+}
+
+/** The message as received by SMTP (base64), for its attachments on the way out. */
+export interface MessageSourcesTable {
+  message_id: number;
+  raw: string;
 }
 
 export interface RateCountersTable {

@@ -13,18 +13,18 @@ import {
 export function registerAccountsRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'accounts.list', (ctx) => getAccounts(ctx.db, ctx.query));
 
-  defineRoute(app, deps, 'accounts.get', (ctx) =>
-    getAccount(ctx.db, ctx.params.id ?? '', ctx.query),
+  defineRoute(app, deps, 'accounts.get', (ctx) => getAccount(ctx.db, ctx.params.id, ctx.query));
+
+  defineRoute(app, deps, 'accounts.create', (ctx) =>
+    createAccount(ctx.db, ctx.principal, ctx.body),
   );
 
-  defineRoute(app, deps, 'accounts.create', (ctx) => createAccount(ctx.db, ctx.body));
-
   defineRoute(app, deps, 'accounts.update', (ctx) =>
-    updateAccount(ctx.db, ctx.params.id ?? '', ctx.body),
+    updateAccount(ctx.db, ctx.params.id, ctx.body),
   );
 
   defineRoute(app, deps, 'accounts.delete', async (ctx) => {
-    await deleteAccount(ctx.db, ctx.params.id ?? '');
+    await deleteAccount(ctx.db, ctx.params.id);
     return { success: 1 } as const;
   });
 }

@@ -13,7 +13,7 @@ import {
 /** Spec §4.1: the contacts endpoints. `:id` is the service id, or the ccid on a ccid-enabled account. */
 export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'contacts.get', (ctx) =>
-    getContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? ''),
+    getContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id),
   );
   defineRoute(app, deps, 'contacts.list', (ctx) =>
     listContacts(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.query),
@@ -26,13 +26,13 @@ export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): voi
       ctx.db,
       requireAccount(ctx.account),
       ctx.principal,
-      ctx.params.id ?? '',
+      ctx.params.id,
       ctx.body,
       ctx.ignored,
     ),
   );
   defineRoute(app, deps, 'contacts.delete', async (ctx) => {
-    await deleteContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '');
+    await deleteContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id);
     return { success: 1 as const };
   });
 }

@@ -7,16 +7,16 @@ import { createEmail, deleteEmail, getEmail, updateEmail } from '../services/ema
 /** Spec §4.2: the emails endpoints. `:id` is a service id, or a URL-encoded address. */
 export function registerEmailsRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'emails.get', (ctx) =>
-    getEmail(ctx.db, requireAccount(ctx.account), ctx.params.id ?? ''),
+    getEmail(ctx.db, requireAccount(ctx.account), ctx.params.id),
   );
   defineRoute(app, deps, 'emails.create', (ctx) =>
     createEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body),
   );
   defineRoute(app, deps, 'emails.update', (ctx) =>
-    updateEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', ctx.body),
+    updateEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id, ctx.body),
   );
   defineRoute(app, deps, 'emails.delete', async (ctx) => {
-    await deleteEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '');
+    await deleteEmail(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id);
     return { success: 1 as const };
   });
 }

@@ -17,7 +17,7 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'lists.get', (ctx) =>
-    getList(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.name ?? ''),
+    getList(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.name),
   );
 
   defineRoute(app, deps, 'lists.create', (ctx) =>
@@ -25,17 +25,11 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'lists.update', (ctx) =>
-    updateList(
-      ctx.db,
-      requireAccount(ctx.account),
-      ctx.principal,
-      ctx.params.name ?? '',
-      ctx.body,
-    ),
+    updateList(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.name, ctx.body),
   );
 
   defineRoute(app, deps, 'lists.delete', async (ctx) => {
-    await deleteList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name ?? '');
+    await deleteList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name);
     return { success: 1 } as const;
   });
 }

@@ -17,7 +17,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
   );
 
   defineRoute(app, deps, 'messages.get', (ctx) =>
-    getMessage(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? ''),
+    getMessage(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id),
   );
 
   // Spec §4.5: only the success object; the message is not returned.
@@ -27,7 +27,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
   });
 
   defineRoute(app, deps, 'messages.delete', async (ctx) => {
-    await deleteMessage(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? '');
+    await deleteMessage(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id);
     return { success: 1 } as const;
   });
 
@@ -37,7 +37,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
       ctx.db,
       requireAccount(ctx.account).id,
       ctx.principal,
-      ctx.params.id ?? '',
+      ctx.params.id,
       ctx.query.url,
       {
         allowPrivate: deps.config.imageProxyAllowPrivate,

@@ -18,7 +18,7 @@ export function registerUsersRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'users.list', (ctx) => getUsers(ctx.db, ctx.account?.id ?? null));
 
   defineRoute(app, deps, 'users.get', (ctx) =>
-    getUser(ctx.db, ctx.account?.id ?? null, ctx.params.id ?? ''),
+    getUser(ctx.db, ctx.account?.id ?? null, ctx.params.id),
   );
 
   defineRoute(app, deps, 'users.create', (ctx) =>
@@ -26,11 +26,11 @@ export function registerUsersRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'users.update', (ctx) =>
-    updateUser(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.params.id ?? '', ctx.body),
+    updateUser(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.params.id, ctx.body),
   );
 
   defineRoute(app, deps, 'users.delete', async (ctx) => {
-    await deleteUser(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.params.id ?? '');
+    await deleteUser(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.params.id);
     return { success: 1 } as const;
   });
 }

@@ -7,8 +7,10 @@ import type {
   AccountQuery,
   AccountUpdate,
 } from '../../api/schemas/account.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { AccountsTable, Database } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
+import { assertWithinCaller, type AdministratorPowers } from './administrator-bounds.ts';
 import {
   ACCOUNT_DEFAULTS,
   accountSettingsOf,
@@ -73,9 +75,13 @@ export async function getAccount(
  */
 export async function createAccount(
   db: Kysely<Database>,
+  principal: Principal,
   input: AccountCreate,
 ): Promise<AccountDetail> {
   assertRunnablePatterns(input, RESTRICT_FIELDS);
+  // SECURITY.md 32: the first administrator is a superadmin of the new account, so only a caller
+  // that is superadmin itself (and not confined to lists or fields) may name one.
+  if (input.administrator !== undefined) assertWithinCaller(principal, FIRST_ADMINISTRATOR);
   const settings = { ...ACCOUNT_DEFAULTS, ...pickAccountSettings(input) };
   checkTimezone(settings.timezone);
   if (await findAccountByName(db, input.name)) throw nameTaken(input.name);
@@ -109,6 +115,12 @@ export async function createAccount(
   }
   return detailOf(db, row);
 }
+
+const FIRST_ADMINISTRATOR: AdministratorPowers = {
+  permissions: ['superadmin'],
+  limitLists: [],
+  limitMetadata: [],
+};
 
 /** Spec §4.7 update: any account field (§1 rule 6: only what is supplied changes). */
 export async function updateAccount(

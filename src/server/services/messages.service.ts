@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { PAGE_LIMITS, PROXIED_IMAGE_MAX_BYTES } from '../../api/constants.ts';
-import { decodeEntities, htmlToPlain, plainToHtml } from '../../api/message-content.ts';
+import { PAGE_LIMITS } from '../../api/constants.ts';
+import { htmlToPlain, plainToHtml } from '../../api/message-content.ts';
 import type {
   Message,
   MessageImage,
@@ -24,7 +24,7 @@ import {
   queueDeliveries,
   setThread,
 } from '../repositories/messages.repository.ts';
-import { fetchRemoteImage, RemoteImageError } from './remote-image.ts';
+import { fetchMessageImage, RemoteImageError } from '../../gateway/remote-image.ts';
 
 /** The host part of generated Message-IDs (RFC 5322 msg-id: `<left@right>`). */
 export const MESSAGE_ID_DOMAIN = 'listkeeper.local';
@@ -81,7 +81,8 @@ export async function sendMessage(
 ): Promise<void> {
   const limit = listLimit(principal);
   // A list outside a limited key's lists is as absent as an unknown one (SECURITY.md 33).
-  const list = limit && !limit.has(input.list) ? undefined : await findListByName(db, account.id, input.list);
+  const list =
+    limit && !limit.has(input.list) ? undefined : await findListByName(db, account.id, input.list);
   if (!list) throw badRequest(`list: no list named ${input.list} in this account`);
 
   let threadId: number | null = null;
@@ -132,14 +133,9 @@ export async function deleteMessage(
   await deleteMessageRow(db, accountId, message.id, message.parent_id);
 }
 
-/** The image proxy's bounds: a mail's tracking pixel or banner, not a download service. */
-const IMAGE_FETCH = { timeoutMs: 10_000, maxRedirects: 3, maxBytes: PROXIED_IMAGE_MAX_BYTES };
-
 /**
- * Reference-server extension `messages.image`: one remote image of a message as a `data:` URL, so
- * the dashboard can show it under its CSP (SECURITY.md 13, 24). Only an address the message's HTML
- * holds is fetched (as written, or with its character references decoded as a browser reads an
- * attribute): the proxy is no open relay for whoever may read messages.
+ * Reference-server extension `messages.image`: one remote image of a message as a `data:` URL
+ * (SECURITY.md 13, 24), by the rules the gateway's image proxy follows too (src/gateway).
  */
 export async function getMessageImage(
   db: Kysely<Database>,
@@ -150,16 +146,8 @@ export async function getMessageImage(
   options: { allowPrivate: boolean },
 ): Promise<MessageImage> {
   const message = await visibleMessage(db, accountId, principal, idText);
-  const html = message.content_html;
-  if (!html.includes(url) && !decodeEntities(html).includes(url)) {
-    throw badRequest('url: is not an address this message refers to');
-  }
   try {
-    const image = await fetchRemoteImage(url, {
-      ...IMAGE_FETCH,
-      allowPrivate: options.allowPrivate,
-    });
-    return { url, data_url: `data:${image.contentType};base64,${image.bytes.toString('base64')}` };
+    return await fetchMessageImage(message.content_html, url, options);
   } catch (error) {
     if (!(error instanceof RemoteImageError)) throw error;
     // Refused: the request is not allowed (400). Failed: the remote host did not deliver (502).

@@ -11,6 +11,7 @@ import type { AdministratorsTable, Database } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import {
   insertAdministrator,
+  lockAdministratorsOf,
   type AdministratorRow,
 } from '../repositories/administrators.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
@@ -45,12 +46,21 @@ export async function getUsers(db: Kysely<Database>, scope: UserScope): Promise<
 }
 
 /** Rows → administrators, each with the `key_expiry` extension when it has keys. */
-async function withKeyExpiry(db: Kysely<Database>, rows: AdministratorRow[]): Promise<Administrator[]> {
-  const expiries = await selectKeyExpiries(db, rows.map((row) => row.id));
+async function withKeyExpiry(
+  db: Kysely<Database>,
+  rows: AdministratorRow[],
+): Promise<Administrator[]> {
+  const expiries = await selectKeyExpiries(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toAdministrator(row, expiries.get(row.id)));
 }
 
-async function oneWithKeyExpiry(db: Kysely<Database>, row: AdministratorRow): Promise<Administrator> {
+async function oneWithKeyExpiry(
+  db: Kysely<Database>,
+  row: AdministratorRow,
+): Promise<Administrator> {
   const [administrator] = await withKeyExpiry(db, [row]);
   if (!administrator) throw new Error('withKeyExpiry dropped a row');
   return administrator;
@@ -106,7 +116,6 @@ export async function createUserAdministrator(
   }
   return toAdministrator(row);
 }
-
 
 /**
  * Spec §4.6 update (§1 rule 6: only what is supplied changes; `permissions` and `notifications`
@@ -175,14 +184,16 @@ export async function updateUser(
   try {
     // In the route's transaction: the new password or permissions and the end of what they no
     // longer allow commit together.
+    if (changes.permissions !== undefined) await lockAdministratorsOf(db, scope);
     const updated = await updateAdministratorRow(db, row.id, changes);
     assertWithinCaller(principal, powersOfRow(updated));
     await assertKeepsSuperadmin(db, scope, row, updated);
-    await endWhatNoLongerHolds(db, updated, { passwordChanged: changes.password_hash !== undefined });
+    await endWhatNoLongerHolds(db, updated, {
+      passwordChanged: changes.password_hash !== undefined,
+    });
     return await oneWithKeyExpiry(db, updated);
   } catch (error) {
-    if (isUniqueViolation(error) && fields.username !== undefined)
-      throw usernameInUse();
+    if (isUniqueViolation(error) && fields.username !== undefined) throw usernameInUse();
     throw error;
   }
 }
@@ -199,6 +210,7 @@ export async function deleteUser(
     throw badRequest('An administrator cannot delete itself: this request is made with its key');
   }
   assertWithinCaller(principal, powersOfRow(row));
+  await lockAdministratorsOf(db, scope);
   await deleteAdministratorRow(db, row.id);
   await assertKeepsSuperadmin(db, scope, row, null);
 }

@@ -12,7 +12,12 @@ import {
   readMembership,
 } from './address-book-fixtures.ts';
 import { databaseSnapshot } from './db-snapshot.ts';
-import { describeEachDialect, startTestServer, type TestResponse, type TestServer } from './harness.ts';
+import {
+  describeEachDialect,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from './harness.ts';
 
 /**
  * Issue 16 §2: what public integrations of the hosted platform (PHP, Scheme and Deno clients in
@@ -41,6 +46,39 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
   const raw = (method: string, url: string, body: string, contentType = FORM, key?: string) =>
     server.request(method, url, { body, contentType, ...(key ? { key } : {}) });
 
+  describe('a client that labels its body text/plain, or with a type the spec does not name', () => {
+    // fetch() labels a string body text/plain;charset=UTF-8 unless told otherwise: a Deno client
+    // that forgets the header sends its JSON or its form that way.
+    it('reads a JSON object sent as text/plain', async () => {
+      const address = freshAddress();
+      const response = await raw(
+        'POST',
+        CONTACTS,
+        JSON.stringify({ emails: [address], firstname: 'Deno' }),
+        'text/plain;charset=UTF-8',
+      );
+      const contact = readContact(response);
+      expect(contact.emails.map((e) => e.email)).toEqual([address]);
+      expect(contact.firstname).toBe('Deno');
+    });
+
+    it('reads form fields sent as text/plain or application/octet-stream', async () => {
+      for (const type of ['text/plain', 'application/octet-stream']) {
+        const address = freshAddress();
+        const contact = readContact(
+          await raw('POST', CONTACTS, `emails=${address}&firstname=Plain`, type),
+        );
+        expect(contact.emails.map((e) => e.email)).toEqual([address]);
+      }
+    });
+
+    it('still refuses malformed JSON in the spec shape, whatever its label', async () => {
+      const response = await raw('POST', CONTACTS, '{"emails": [', 'text/plain');
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({ is_error: true });
+    });
+  });
+
   describe('a PHP client: a raw, unencoded body with a field the spec does not list', () => {
     it('creates the list, ignores subs_memberview and names it, storing nothing of it', async () => {
       const body =
@@ -62,7 +100,11 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
     });
 
     it('creates a contact whose address holds a + from a raw body, ignoring a read-only id', async () => {
-      const response = await raw('POST', CONTACTS, 'emails=ann+php@example.org&firstname=Ann Marie&lists=news&id=999999&subs_memberview=');
+      const response = await raw(
+        'POST',
+        CONTACTS,
+        'emails=ann+php@example.org&firstname=Ann Marie&lists=news&id=999999&subs_memberview=',
+      );
       const contact = readContact(response);
       expect(contact.emails.map((e) => e.email)).toEqual(['ann+php@example.org']);
       expect(contact.firstname).toBe('Ann Marie');
@@ -71,7 +113,11 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
     });
 
     it('reads arrays sent as http_build_query does (lists[0]=…)', async () => {
-      const response = await raw('POST', CONTACTS, `emails%5B0%5D=${freshAddress()}&lists%5B0%5D=news&lists%5B1%5D=events`);
+      const response = await raw(
+        'POST',
+        CONTACTS,
+        `emails%5B0%5D=${freshAddress()}&lists%5B0%5D=news&lists%5B1%5D=events`,
+      );
       expect(readContact(response).lists.map((m) => m.list)).toEqual(['news', 'events']);
     });
 
@@ -84,17 +130,41 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
   describe('a Scheme client: true and false for booleans', () => {
     it('sets booleans from true/false as from 1/0, and flags likewise', async () => {
       await addList(server, 'scheme-list');
-      const on = await raw('PUT', `${LISTS}scheme-list/`, 'strip_attachments=true&hold_replies=true&archive_enabled=true');
-      expect(List.parse(expectStatus(on, 200))).toMatchObject({ strip_attachments: true, hold_replies: true, archive_enabled: true });
-      const off = await raw('PUT', `${LISTS}scheme-list/`, 'strip_attachments=false&hold_replies=FALSE&archive_enabled=0');
-      expect(List.parse(expectStatus(off, 200))).toMatchObject({ strip_attachments: false, hold_replies: false, archive_enabled: false });
-      const address = readEmail(await raw('POST', '/api/2/emails/', `email=${freshAddress()}&contact=${await contactId()}&paused=true&digest=false`));
+      const on = await raw(
+        'PUT',
+        `${LISTS}scheme-list/`,
+        'strip_attachments=true&hold_replies=true&archive_enabled=true',
+      );
+      expect(List.parse(expectStatus(on, 200))).toMatchObject({
+        strip_attachments: true,
+        hold_replies: true,
+        archive_enabled: true,
+      });
+      const off = await raw(
+        'PUT',
+        `${LISTS}scheme-list/`,
+        'strip_attachments=false&hold_replies=FALSE&archive_enabled=0',
+      );
+      expect(List.parse(expectStatus(off, 200))).toMatchObject({
+        strip_attachments: false,
+        hold_replies: false,
+        archive_enabled: false,
+      });
+      const address = readEmail(
+        await raw(
+          'POST',
+          '/api/2/emails/',
+          `email=${freshAddress()}&contact=${await contactId()}&paused=true&digest=false`,
+        ),
+      );
       expect(address).toMatchObject({ paused: true, digest: false });
     });
   });
 
   async function contactId(lists: string[] = []): Promise<number> {
-    const contact = readContact(await server.request('POST', CONTACTS, { form: { emails: [freshAddress()], lists } }));
+    const contact = readContact(
+      await server.request('POST', CONTACTS, { form: { emails: [freshAddress()], lists } }),
+    );
     return contact.id as number;
   }
 
@@ -103,7 +173,15 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
       const created = await raw(
         'POST',
         LISTS,
-        JSON.stringify({ name: 'deno-list', strip_attachments: true, maxlength: 40, truncate: null, taboo_body: ['viagra', 'lottery'], reply_to: null, client: 'deno' }),
+        JSON.stringify({
+          name: 'deno-list',
+          strip_attachments: true,
+          maxlength: 40,
+          truncate: null,
+          taboo_body: ['viagra', 'lottery'],
+          reply_to: null,
+          client: 'deno',
+        }),
         JSON_TYPE,
       );
       expect(List.parse(expectStatus(created, 200))).toMatchObject({
@@ -116,46 +194,102 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
       });
       expect(ignoredOf(created)).toBe('client');
       const contact = readContact(
-        await raw('POST', CONTACTS, JSON.stringify({ emails: [freshAddress('deno')], lists: ['news', 'deno-list'], firstname: 'Deno' }), `${JSON_TYPE}; charset=utf-8`),
+        await raw(
+          'POST',
+          CONTACTS,
+          JSON.stringify({
+            emails: [freshAddress('deno')],
+            lists: ['news', 'deno-list'],
+            firstname: 'Deno',
+          }),
+          `${JSON_TYPE}; charset=utf-8`,
+        ),
       );
       expect(contact.lists.map((m) => m.list)).toEqual(['news', 'deno-list']);
-      const membership = readMembership(await raw('PUT', `/api/2/membership/${contact.lists[0]?.id}/`, JSON.stringify({ digest: true }), JSON_TYPE));
+      const membership = readMembership(
+        await raw(
+          'PUT',
+          `/api/2/membership/${contact.lists[0]?.id}/`,
+          JSON.stringify({ digest: true }),
+          JSON_TYPE,
+        ),
+      );
       expect(membership.digest).toBe(true);
-      const cleared = readMembership(await raw('PUT', `/api/2/membership/${contact.lists[0]?.id}/`, JSON.stringify({ digest: null }), JSON_TYPE));
+      const cleared = readMembership(
+        await raw(
+          'PUT',
+          `/api/2/membership/${contact.lists[0]?.id}/`,
+          JSON.stringify({ digest: null }),
+          JSON_TYPE,
+        ),
+      );
       expect(cleared.digest).toBeNull();
     });
 
     it('PUTs a contact back as it was read, changing only what it changed', async () => {
       const id = await contactId(['news']);
       const read = readContact(await server.request('GET', contactUrl(id)));
-      const response = await raw('PUT', contactUrl(id), JSON.stringify({ ...read, firstname: 'Changed' }), JSON_TYPE);
+      const response = await raw(
+        'PUT',
+        contactUrl(id),
+        JSON.stringify({ ...read, firstname: 'Changed' }),
+        JSON_TYPE,
+      );
       const updated = readContact(response);
       expect(updated).toEqual({ ...read, firstname: 'Changed' });
       expect(ignoredOf(response)).toMatch(/^id, created, emails\[\]\.id, /);
     });
 
     it('refuses malformed JSON, anything but an object, and bodies over the limit, in the spec shape', async () => {
-      expect(errorMessage(await raw('POST', LISTS, '{"name": ', JSON_TYPE), 400)).toMatch(/not valid JSON/);
-      expect(errorMessage(await raw('POST', LISTS, '["name", "x"]', JSON_TYPE), 400)).toMatch(/object/);
+      expect(errorMessage(await raw('POST', LISTS, '{"name": ', JSON_TYPE), 400)).toMatch(
+        /not valid JSON/,
+      );
+      expect(errorMessage(await raw('POST', LISTS, '["name", "x"]', JSON_TYPE), 400)).toMatch(
+        /object/,
+      );
       expect(errorMessage(await raw('POST', LISTS, 'null', JSON_TYPE), 400)).toMatch(/object/);
-      expect(errorMessage(await raw('POST', LISTS, `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`, JSON_TYPE), 400)).toMatch(/nests/);
+      expect(
+        errorMessage(
+          await raw('POST', LISTS, `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`, JSON_TYPE),
+          400,
+        ),
+      ).toMatch(/nests/);
       const huge = JSON.stringify({ name: 'huge', description: 'x'.repeat(BODY_LIMIT) });
       expect(errorMessage(await raw('POST', LISTS, huge, JSON_TYPE), 413)).toMatch(/larger than/);
-      expect(errorMessage(await raw('POST', LISTS, JSON.stringify({ name: 'bad', maxlength: 'lots' }), JSON_TYPE), 400)).toMatch(/^maxlength: /);
+      expect(
+        errorMessage(
+          await raw('POST', LISTS, JSON.stringify({ name: 'bad', maxlength: 'lots' }), JSON_TYPE),
+          400,
+        ),
+      ).toMatch(/^maxlength: /);
     });
   });
 
   describe('PUT /contacts/:id/ with emails and lists (spec §4.1 "any contact fields")', () => {
     it('sets the whole arrays: what stays keeps its settings, the rest goes, new ones come', async () => {
       const [a, b, c] = [freshAddress(), freshAddress(), freshAddress()];
-      const contact = readContact(await server.request('POST', CONTACTS, { form: { emails: [a, b], lists: ['news', 'events'] } }));
+      const contact = readContact(
+        await server.request('POST', CONTACTS, {
+          form: { emails: [a, b], lists: ['news', 'events'] },
+        }),
+      );
       const kept = contact.emails[0];
       const news = contact.lists.find((m) => m.list === 'news');
       expect(kept && news).toBeTruthy();
-      expectStatus(await server.request('PUT', `/api/2/emails/${kept?.id}/`, { form: { paused: true, ceid: 'keep-me' } }), 200);
-      expectStatus(await server.request('PUT', `/api/2/membership/${news?.id}/`, { form: { digest: true } }), 200);
+      expectStatus(
+        await server.request('PUT', `/api/2/emails/${kept?.id}/`, {
+          form: { paused: true, ceid: 'keep-me' },
+        }),
+        200,
+      );
+      expectStatus(
+        await server.request('PUT', `/api/2/membership/${news?.id}/`, { form: { digest: true } }),
+        200,
+      );
 
-      const response = await server.request('PUT', contactUrl(contact.id), { form: { emails: [a.toUpperCase(), c], lists: ['staff', 'news'] } });
+      const response = await server.request('PUT', contactUrl(contact.id), {
+        form: { emails: [a.toUpperCase(), c], lists: ['staff', 'news'] },
+      });
       const updated = readContact(response);
       expect(updated.emails).toEqual([
         { ...kept, email: a.toUpperCase(), paused: true, ceid: 'keep-me' },
@@ -167,7 +301,9 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
       ]);
       // The answer is what is stored, and what the stored document serves.
       expect(readContact(await server.request('GET', contactUrl(contact.id)))).toEqual(updated);
-      expect(expectStatus(await server.request('GET', `/api/2/emails/${encodeURIComponent(b)}/`), 404)).toBeTruthy();
+      expect(
+        expectStatus(await server.request('GET', `/api/2/emails/${encodeURIComponent(b)}/`), 404),
+      ).toBeTruthy();
       const found = await server.request('GET', CONTACTS, { query: { email: c } });
       expect((found.json as { count: number }).count).toBe(1);
     });
@@ -175,8 +311,14 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
     it('changes nothing when any part is refused: no address left, an unknown list, an address taken', async () => {
       const other = freshAddress();
       await contactId();
-      const taken = readContact(await server.request('POST', CONTACTS, { form: { emails: [other] } }));
-      const contact = readContact(await server.request('POST', CONTACTS, { form: { emails: [freshAddress()], lists: ['news'] } }));
+      const taken = readContact(
+        await server.request('POST', CONTACTS, { form: { emails: [other] } }),
+      );
+      const contact = readContact(
+        await server.request('POST', CONTACTS, {
+          form: { emails: [freshAddress()], lists: ['news'] },
+        }),
+      );
       const cases: [Record<string, unknown>, RegExp][] = [
         [{ emails: [] }, /^emails: /],
         [{ emails: [freshAddress()], lists: ['news', 'no-such-list'] }, /no-such-list/],
@@ -185,41 +327,66 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
       ];
       for (const [form, message] of cases) {
         const before = await databaseSnapshot(server.database.db);
-        expect(errorMessage(await server.request('PUT', contactUrl(contact.id), { form }), 400), JSON.stringify(form)).toMatch(message);
+        expect(
+          errorMessage(await server.request('PUT', contactUrl(contact.id), { form }), 400),
+          JSON.stringify(form),
+        ).toMatch(message);
         expect(await databaseSnapshot(server.database.db), JSON.stringify(form)).toBe(before);
       }
     });
 
     it('charges one object, like any write of one contact (spec §8)', async () => {
       const id = await contactId(['news']);
-      const first = await server.request('PUT', contactUrl(id), { form: { lists: ['events', 'staff'] } });
-      const second = await server.request('PUT', contactUrl(id), { form: { lists: ['news'], emails: [freshAddress(), freshAddress()] } });
+      const first = await server.request('PUT', contactUrl(id), {
+        form: { lists: ['events', 'staff'] },
+      });
+      const second = await server.request('PUT', contactUrl(id), {
+        form: { lists: ['news'], emails: [freshAddress(), freshAddress()] },
+      });
       expectStatus(first, 200);
       expectStatus(second, 200);
-      expect(Number(first.headers['x-ratelimit-remaining']) - Number(second.headers['x-ratelimit-remaining'])).toBe(1);
+      expect(
+        Number(first.headers['x-ratelimit-remaining']) -
+          Number(second.headers['x-ratelimit-remaining']),
+      ).toBe(1);
     });
 
     it('lets a list-limited key change only memberships of its own lists (spec §2.6)', async () => {
-      const key = await limitedKey(server, { permissions: ['contact', 'limit_lists'], limitLists: ['news', 'events'] });
+      const key = await limitedKey(server, {
+        permissions: ['contact', 'limit_lists'],
+        limitLists: ['news', 'events'],
+      });
       const id = await contactId(['news']);
-      const moved = readContact(await server.request('PUT', contactUrl(id), { key, form: { lists: ['events'] } }));
+      const moved = readContact(
+        await server.request('PUT', contactUrl(id), { key, form: { lists: ['events'] } }),
+      );
       expect(moved.lists.map((m) => m.list)).toEqual(['events']);
       const before = await databaseSnapshot(server.database.db);
       // Another list, existing or not, is refused alike, as unknown: the key learns nothing of
       // other lists (SECURITY.md 33).
       for (const list of ['staff', 'no-such-list']) {
-        const refused = await server.request('PUT', contactUrl(id), { key, form: { lists: ['events', list] } });
+        const refused = await server.request('PUT', contactUrl(id), {
+          key,
+          form: { lists: ['events', list] },
+        });
         expect(errorMessage(refused, 400)).toBe(`Unknown list: ${list}`);
       }
       expect(await databaseSnapshot(server.database.db)).toBe(before);
       // A contact on a list beyond the key stays beyond it (README: every list must be its own).
       const wider = await contactId(['news', 'other']);
-      expect(errorMessage(await server.request('PUT', contactUrl(wider), { key, form: { lists: ['news'] } }), 403)).toBeTruthy();
+      expect(
+        errorMessage(
+          await server.request('PUT', contactUrl(wider), { key, form: { lists: ['news'] } }),
+          403,
+        ),
+      ).toBeTruthy();
     });
 
     it('ignores custom fields the account does not define, and names them', async () => {
       const id = await contactId();
-      const response = await server.request('PUT', contactUrl(id), { form: { firstname: 'Cy', subs_memberview: '1', shoe_size: '44' } });
+      const response = await server.request('PUT', contactUrl(id), {
+        form: { firstname: 'Cy', subs_memberview: '1', shoe_size: '44' },
+      });
       expect(readContact(response)).not.toHaveProperty('shoe_size');
       expect(ignoredOf(response)).toBe('subs_memberview, shoe_size');
     });
@@ -233,7 +400,15 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
         ['repeated', server.request('GET', `${LISTS}?account_id=${own}&account_id=0${own}`)],
         ['empty', server.request('GET', `${LISTS}?account_id=`)],
         ['form body', raw('PUT', `${LISTS}news/`, `description=from PHP&account_id=${own}`)],
-        ['JSON body', raw('PUT', `${LISTS}news/`, JSON.stringify({ description: 'from Deno', account_id: own }), JSON_TYPE)],
+        [
+          'JSON body',
+          raw(
+            'PUT',
+            `${LISTS}news/`,
+            JSON.stringify({ description: 'from Deno', account_id: own }),
+            JSON_TYPE,
+          ),
+        ],
         ['DELETE body', raw('DELETE', contactUrl(await contactId()), `account_id=${own}`)],
         ['query and body', raw('PUT', `${LISTS}news/?account_id=${own}`, `account_id=${own}`)],
       ];
@@ -250,16 +425,36 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
       for (const response of [
         await server.request('GET', `${LISTS}?account_id=${elsewhere.id}`),
         await raw('PUT', `${LISTS}news/`, `description=x&account_id=${elsewhere.id}`),
-        await raw('PUT', `${LISTS}news/`, JSON.stringify({ description: 'x', account_id: elsewhere.id }), JSON_TYPE),
+        await raw(
+          'PUT',
+          `${LISTS}news/`,
+          JSON.stringify({ description: 'x', account_id: elsewhere.id }),
+          JSON_TYPE,
+        ),
       ]) {
         expect(errorMessage(response, 403)).toMatch(/account_id/);
       }
-      expect(errorMessage(await raw('PUT', `${LISTS}news/?account_id=${server.account.id}`, `account_id=${elsewhere.id}`), 400)).toMatch(/different accounts/);
+      expect(
+        errorMessage(
+          await raw(
+            'PUT',
+            `${LISTS}news/?account_id=${server.account.id}`,
+            `account_id=${elsewhere.id}`,
+          ),
+          400,
+        ),
+      ).toMatch(/different accounts/);
       expect(await databaseSnapshot(server.database.db)).toBe(before);
     });
 
     it('lets a global key name its account in the body', async () => {
-      const response = await raw('PUT', `${LISTS}news/`, JSON.stringify({ description: 'by the group', account_id: server.account.id }), JSON_TYPE, server.globalKey);
+      const response = await raw(
+        'PUT',
+        `${LISTS}news/`,
+        JSON.stringify({ description: 'by the group', account_id: server.account.id }),
+        JSON_TYPE,
+        server.globalKey,
+      );
       expect(List.parse(expectStatus(response, 200)).description).toBe('by the group');
     });
   });

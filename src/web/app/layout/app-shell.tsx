@@ -4,8 +4,10 @@ import { rememberAccount, sectionPath, useAccountId } from '../../lib/account-sc
 import { usePageShortcutList } from '../../lib/page-shortcuts.ts';
 import { useSession, type Principal } from '../../lib/session.ts';
 import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
+import { observeTableCellLabels } from '../../lib/table-cell-labels.ts';
 import { PageLoading } from '../page-loading.tsx';
 import { AppProvider } from '../provider.tsx';
+import { HeaderMenu } from './header-menu.tsx';
 import { LazyAccountSwitcher } from './lazy-account-switcher.tsx';
 import { MainNav } from './main-nav.tsx';
 import { RateLimitBanner } from './rate-limit-banner.tsx';
@@ -58,6 +60,9 @@ function SignedInShell({ principal }: { principal: Principal }) {
   useEffect(() => {
     if (accountId !== null) rememberAccount(accountId);
   }, [accountId]);
+
+  // Tables become cards of labelled values on a phone; their labels come from one place.
+  useEffect(() => (mainRef.current ? observeTableCellLabels(mainRef.current) : undefined), []);
 
   // After a client-side navigation, move focus to the new page as a full page load would.
   const firstPath = useRef(pathname);
@@ -117,24 +122,26 @@ function SignedInShell({ principal }: { principal: Principal }) {
             </p>
           )}
         </div>
-        <div className="header-tools">
-          <p className="identity">
-            Signed in: <strong>{principal.identity}</strong>
-            {principal.server && <> at {principal.server}</>}
-          </p>
-          <ThemeSelect />
-          <button
-            type="button"
-            className="button small"
-            onClick={() => setHelpOpen(true)}
-            aria-keyshortcuts="?"
-          >
-            Shortcuts
-          </button>
-          <SignOutButton />
-        </div>
+        <HeaderMenu>
+          <div className="header-tools">
+            <p className="identity">
+              Signed in: <strong>{principal.identity}</strong>
+              {principal.server && <> at {principal.server}</>}
+            </p>
+            <ThemeSelect />
+            <button
+              type="button"
+              className="button small"
+              onClick={() => setHelpOpen(true)}
+              aria-keyshortcuts="?"
+            >
+              Shortcuts
+            </button>
+            <SignOutButton />
+          </div>
+          <MainNav accountId={accountId} global={principal.global} />
+        </HeaderMenu>
       </header>
-      <MainNav accountId={accountId} global={principal.global} />
       {navigation.state === 'loading' && (
         <p className="route-progress" role="status">
           Loading…

@@ -1,8 +1,8 @@
 import { Link, useNavigate, type LoaderFunctionArgs } from 'react-router';
 import { PageHeading } from '../../components/page-heading.tsx';
-import { contactRef } from '../../features/contacts/api/contact-queries.ts';
+import { contactRef } from '../../lib/contact-queries.ts';
 import { CreateContactForm } from '../../features/contacts/components/create-contact-form.tsx';
-import { listQueries } from '../../features/lists/api/list-queries.ts';
+import { listQueries } from '../../lib/list-queries.ts';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 

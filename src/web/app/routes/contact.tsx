@@ -1,7 +1,7 @@
 import { useParams, type LoaderFunctionArgs } from 'react-router';
-import { contactQueries } from '../../features/contacts/api/contact-queries.ts';
+import { contactQueries } from '../../lib/contact-queries.ts';
 import { ContactPage } from '../../features/contacts/components/contact-page.tsx';
-import { listQueries } from '../../features/lists/api/list-queries.ts';
+import { listQueries } from '../../lib/list-queries.ts';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeading } from '../../components/page-heading.tsx';
-import { contactQueries } from '../../features/contacts/api/contact-queries.ts';
+import { contactQueries } from '../../lib/contact-queries.ts';
 import { ContactsBrowser } from '../../features/contacts/components/contacts-browser.tsx';
 import { readContactSearch, toContactQuery } from '../../features/contacts/lib/search-params.ts';
 import { useAccountId } from '../../lib/account-scope.ts';

@@ -3,7 +3,7 @@ import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { TableSkeleton } from '../../components/skeleton.tsx';
-import { listQueries } from '../../features/lists/api/list-queries.ts';
+import { listQueries } from '../../lib/list-queries.ts';
 import { ListSettingsForm } from '../../features/lists/components/settings/list-settings-form.tsx';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';

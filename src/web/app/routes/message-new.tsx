@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { ParentLink } from '../../components/parent-link.tsx';
-import { listQueries } from '../../features/lists/api/list-queries.ts';
+import { listQueries } from '../../lib/list-queries.ts';
 import { ComposeForm } from '../../features/messages/components/compose-form.tsx';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';

@@ -7,7 +7,7 @@ import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 import { callerQueries } from '../api/caller-queries.ts';
 import {
   ADMINISTRATOR_FORM_FIELDS,

@@ -4,8 +4,8 @@ import type { ContactCreate, ContactUpdate } from '../../../../api/schemas/conta
 import type { EmailCreate, EmailUpdate } from '../../../../api/schemas/email.ts';
 import type { MembershipCreate, MembershipUpdate } from '../../../../api/schemas/membership.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
-import { contactQueries } from './contact-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
 
 /**
  * Mutation hooks of spec §4.1–4.3. Every one invalidates the account's contacts (a contact's

@@ -4,8 +4,8 @@ import type { Contact, ContactQuery } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
-import { contactQueries } from '../api/contact-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
 import {
   BULK_ACTION_LABELS,
   applyBulk,

@@ -6,7 +6,7 @@ import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/sch
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useUpdateContact } from '../api/contact-mutations.ts';
-import { contactRef } from '../api/contact-queries.ts';
+import { contactRef } from '../../../lib/contact-queries.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
 
 /** The editable fields of spec §2.1, with the contract's rules; custom fields as key and value. */

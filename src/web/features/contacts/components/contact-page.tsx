@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import { PageHeading } from '../../../components/page-heading.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { contactQueries, contactRef } from '../api/contact-queries.ts';
+import { contactQueries, contactRef } from '../../../lib/contact-queries.ts';
 import { fullName } from '../lib/format.ts';
 import { ContactForm } from './contact-form.tsx';
 import { DeleteContactDialog } from './delete-contact-dialog.tsx';

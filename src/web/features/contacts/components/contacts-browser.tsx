@@ -8,7 +8,7 @@ import { PageSizeSelect } from '../../../components/page-size-select.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { contactQueries } from '../api/contact-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
 import {
   PAGE_SIZES,
   type PageSize,

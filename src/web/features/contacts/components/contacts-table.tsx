@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Contact } from '../../../../api/schemas/contact.ts';
-import { CONTACTS_PAINT_MARK, contactRef } from '../api/contact-queries.ts';
+import { CONTACTS_PAINT_MARK, contactRef } from '../../../lib/contact-queries.ts';
 import { formatDate, fullName } from '../lib/format.ts';
 
 /** Up to this many rows render in full; a longer page renders only what is in view. */

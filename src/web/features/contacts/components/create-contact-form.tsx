@@ -8,7 +8,7 @@ import { EmailAddress, ListName } from '../../../../api/primitives.ts';
 import { ContactCreate, type Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 import { useCreateContact } from '../api/contact-mutations.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
 import { isCcidConflict } from '../lib/ccid-conflict.ts';

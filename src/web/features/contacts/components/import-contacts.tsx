@@ -4,8 +4,8 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
-import { contactQueries } from '../api/contact-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
 import { downloadText, parseCsv } from '../../../lib/csv.ts';
 import {
   TARGET_LABELS,

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { Membership } from '../../../../api/schemas/membership.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 import {
   useCreateMembership,
   useDeleteMembership,

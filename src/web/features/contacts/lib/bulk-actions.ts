@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../../api/client.ts';
 import type { Contact } from '../../../../api/schemas/contact.ts';
-import { contactRef } from '../api/contact-queries.ts';
+import { contactRef } from '../../../lib/contact-queries.ts';
 import { toCsv } from '../../../lib/csv.ts';
 import { fullName } from './format.ts';
 

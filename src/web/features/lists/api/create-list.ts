@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ListCreate } from '../../../../api/schemas/list.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from './list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 
 /**
  * Spec §4.4 create. Invalidates every list query of the account (`[accountId, 'lists']`).

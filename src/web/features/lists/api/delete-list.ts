@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { contactQueries } from '../../contacts/api/contact-queries.ts';
-import { listQueries } from './list-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 
 /**
  * Spec §4.4 delete. The list's memberships go with it, so the account's contacts (whose `lists`

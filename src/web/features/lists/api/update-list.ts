@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ListUpdate } from '../../../../api/schemas/list.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { contactQueries } from '../../contacts/api/contact-queries.ts';
-import { listQueries } from './list-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 
 /**
  * Spec §4.4 update: only the changed fields (spec §1 rule 6). A rename moves the list to a new

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../api/list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 import { DeleteListDialog } from './delete-list-dialog.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });

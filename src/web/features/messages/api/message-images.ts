@@ -3,7 +3,9 @@ import { RateLimitedError } from '../../../../api/errors.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
+import { getConfig } from '../../../lib/config.ts';
 import { isMissingOperation } from '../../../lib/extensions.ts';
+import { fetchGatewayImage } from './gateway-image.ts';
 import { messageQueries } from './message-queries.ts';
 
 /** Image requests in flight at once. */
@@ -19,8 +21,9 @@ export interface FetchedImages {
 }
 
 /**
- * A message's remote images, fetched through the reference server's image proxy (extension
- * `messages.image`) as `data:` URLs: the browser itself never requests them (SECURITY.md 13), and
+ * A message's remote images, fetched as `data:` URLs through the gateway's image proxy when a
+ * gateway serves the page, else through the reference server's (extension `messages.image`):
+ * the browser itself never requests them (SECURITY.md 13), and
  * the page's CSP needs no exception (SECURITY.md 24). Each image costs one object of the hourly
  * allowance; a 429 stops the whole fetch (the banner says until when).
  */
@@ -35,11 +38,13 @@ export function messageImagesQuery(accountId: AccountId, messageId: Id, urls: re
       const worker = async () => {
         for (let url = queue.shift(); url !== undefined && !unsupported; url = queue.shift()) {
           try {
-            const image = await apiFor(accountId).call('messages.image', {
-              params: { id: messageId },
-              query: { url },
-              signal,
-            });
+            const image = getConfig().gateway
+              ? await fetchGatewayImage(accountId, messageId, url, signal)
+              : await apiFor(accountId).call('messages.image', {
+                  params: { id: messageId },
+                  query: { url },
+                  signal,
+                });
             shown.set(url, image.data_url);
           } catch (error) {
             if (error instanceof RateLimitedError) throw error;

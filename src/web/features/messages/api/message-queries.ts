@@ -3,7 +3,7 @@ import { ApiError } from '../../../../api/errors.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import type { MessageQuery } from '../../../../api/schemas/message.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { contactQueries } from '../../contacts/api/contact-queries.ts';
+import { contactQueries } from '../../../lib/contact-queries.ts';
 
 /** Spec §4.5. Keys: `[accountId, 'messages', 'list' | 'detail' | 'thread' | 'images', …]`. */
 export const messageQueries = {

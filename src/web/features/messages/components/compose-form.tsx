@@ -9,11 +9,11 @@ import { plainToHtml } from '../../../../api/message-content.ts';
 import { MessageSend } from '../../../../api/schemas/message.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { SafeHtmlFrame } from '../../../components/safe-html/safe-html-frame.tsx';
+import { LazySafeHtmlFrame } from '../../../components/safe-html/lazy-safe-html-frame.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
-import { listQueries } from '../../lists/api/list-queries.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 import { useSendMessage } from '../api/send-message.ts';
 
 /**
@@ -129,9 +129,9 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
         description="This message is not sent. If you leave, what you wrote is lost."
       />
       <p className="notice" id={`${id}-override`}>
-        Sending from the dashboard overrides the list&rsquo;s posting restrictions: the
-        message is neither held for moderation nor rejected, whatever the list&rsquo;s moderation,
-        allowed and banned senders.
+        Sending from the dashboard overrides the list&rsquo;s posting restrictions: the message is
+        neither held for moderation nor rejected, whatever the list&rsquo;s moderation, allowed and
+        banned senders.
       </p>
       {queued !== null && (
         <div className="notice success" role="status">
@@ -232,7 +232,7 @@ function HtmlPreview({ control }: { control: Control<ComposeInput, unknown, Comp
           ? 'Preview of the HTML (scripts and remote images are not shown)'
           : 'Preview of the HTML the server will make from the plain text'}
       </figcaption>
-      <SafeHtmlFrame html={written ? html : plainToHtml(plain)} title="Preview of the HTML" />
+      <LazySafeHtmlFrame html={written ? html : plainToHtml(plain)} title="Preview of the HTML" />
     </figure>
   );
 }

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useController, useWatch } from 'react-hook-form';
 import type { List } from '../../../../../api/schemas/list.ts';
-import { SafeHtmlFrame } from '../../../../components/safe-html/safe-html-frame.tsx';
+import { LazySafeHtmlFrame } from '../../../../components/safe-html/lazy-safe-html-frame.tsx';
 import { MEMBERVIEW_CHOICES, SUBSCRIPTION_CHOICES } from '../../model/choices.ts';
 import { fillVariables, type ListSettingsValues } from '../../model/list-form.ts';
 import {
@@ -92,7 +92,7 @@ function HtmlPreview({
   return (
     <figure className="preview">
       <figcaption>Preview of the {label} (scripts and remote images are not loaded)</figcaption>
-      <SafeHtmlFrame html={html} title={`Preview of the ${label}`} />
+      <LazySafeHtmlFrame html={html} title={`Preview of the ${label}`} />
     </figure>
   );
 }
@@ -356,9 +356,7 @@ export function MembersSection({ list }: { list: List }) {
         {list.contacts.length} {list.contacts.length === 1 ? 'member' : 'members'}
       </h3>
       <p>
-        <Link to="members">
-          {list.contacts.length > 0 ? 'Manage the members' : 'Add members'}
-        </Link>{' '}
+        <Link to="members">{list.contacts.length > 0 ? 'Manage the members' : 'Add members'}</Link>{' '}
         <span className="hint">search, add, remove, digest, export</span>
       </p>
     </div>

@@ -3,11 +3,14 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { PROXIED_IMAGE_TYPES } from '../../api/constants.ts';
+import { PROXIED_IMAGE_MAX_BYTES, PROXIED_IMAGE_TYPES } from '../api/constants.ts';
+import { refersToAddress } from '../api/message-content.ts';
+import type { MessageImage } from '../api/schemas/message.ts';
 
 /**
- * The image proxy's outbound side (reference-server extension `messages.image`): fetches one image
- * a message references, for the dashboard to show after "show images" (SECURITY.md 13). A server
+ * The image proxy's outbound side: fetches one image a message references, for the dashboard to
+ * show after "show images" (SECURITY.md 13). The gateway's own image proxy uses it, and so does the
+ * reference server's extension `messages.image` (the server may import the gateway). A server
  * that fetches URLs chosen by mail senders is an SSRF target, so: http and https only, public
  * unicast addresses only (checked on the address actually connected to, so a DNS answer cannot
  * rebind to an internal host; every redirect is checked again), raster image types only, a size
@@ -17,6 +20,11 @@ import { PROXIED_IMAGE_TYPES } from '../../api/constants.ts';
 export interface RemoteImageOptions {
   /** Also fetch from private, loopback and other non-public addresses (tests, a trusted intranet). */
   allowPrivate: boolean;
+  /**
+   * Non-public ranges (CIDR) fetched from all the same, when `allowPrivate` is off: one trusted
+   * intranet host, or a test's own image server while every other private address stays refused.
+   */
+  allowRanges?: readonly string[];
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;
@@ -63,9 +71,51 @@ export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   // process() reads an IPv4-mapped IPv6 address (::ffff:10.0.0.1) as the IPv4 address it is.
   const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv6' && REFUSED_IPV6.some((range) => (parsed as ipaddr.IPv6).match(range)))
+  if (
+    parsed.kind() === 'ipv6' &&
+    REFUSED_IPV6.some((range) => (parsed as ipaddr.IPv6).match(range))
+  )
     return false;
   return parsed.range() === 'unicast';
+}
+
+/** Whether the options let the proxy connect to `address`. */
+function isAllowedAddress(address: string, options: RemoteImageOptions): boolean {
+  if (options.allowPrivate || isPublicAddress(address)) return true;
+  if (!options.allowRanges?.length || !ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return options.allowRanges.some((cidr) => {
+    const range = ipaddr.parseCIDR(cidr);
+    return range[0].kind() === parsed.kind() && parsed.match(range);
+  });
+}
+
+/** Whether `text` is a CIDR range (`10.0.0.0/8`, `::1/128`) or an address, read as ipaddr.js reads them. */
+export function isAddressRange(text: string): boolean {
+  return ipaddr.isValidCIDR(text);
+}
+
+/** The proxy's bounds: a mail's tracking pixel or banner, not a download service. */
+export const IMAGE_FETCH_LIMITS = {
+  timeoutMs: 10_000,
+  maxRedirects: 3,
+  maxBytes: PROXIED_IMAGE_MAX_BYTES,
+} as const;
+
+/**
+ * One remote image of a message as a `data:` URL, so the dashboard can show it under its CSP
+ * (SECURITY.md 13, 24). Only an address the message's HTML holds is fetched: the proxy is no open
+ * relay for whoever may read messages. Throws RemoteImageError (`refused` for that too).
+ */
+export async function fetchMessageImage(
+  html: string,
+  url: string,
+  options: Pick<RemoteImageOptions, 'allowPrivate' | 'allowRanges'>,
+): Promise<MessageImage> {
+  if (!refersToAddress(html, url))
+    throw new RemoteImageError('refused', 'is not an address this message refers to');
+  const image = await fetchRemoteImage(url, { ...IMAGE_FETCH_LIMITS, ...options });
+  return { url, data_url: `data:${image.contentType};base64,${image.bytes.toString('base64')}` };
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -132,7 +182,7 @@ function parseHttpUrl(text: string): URL {
 function get(url: URL, options: RemoteImageOptions, signal: AbortSignal): Promise<IncomingMessage> {
   // An address written in the URL is connected to without a lookup: check it here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (net.isIP(literal) && !options.allowPrivate && !isPublicAddress(literal)) {
+  if (net.isIP(literal) && !isAllowedAddress(literal, options)) {
     return Promise.reject(refusedAddress(url.host));
   }
   const client = url.protocol === 'https:' ? https : http;
@@ -143,7 +193,7 @@ function get(url: URL, options: RemoteImageOptions, signal: AbortSignal): Promis
         // A connection of its own: nothing pooled from (or left for) another request.
         agent: false,
         signal,
-        lookup: options.allowPrivate ? undefined : publicLookup,
+        lookup: options.allowPrivate ? undefined : allowedLookup(options),
         headers: { accept: PROXIED_IMAGE_TYPES.join(', '), 'user-agent': 'Listkeeper image proxy' },
       },
       resolve,
@@ -152,19 +202,21 @@ function get(url: URL, options: RemoteImageOptions, signal: AbortSignal): Promis
   });
 }
 
-/** dns.lookup, refusing every answer that holds a non-public address (a rebinding attempt or an internal name). */
-const publicLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '');
-    const [first] = addresses;
-    if (!first || addresses.some((entry) => !isPublicAddress(entry.address))) {
-      return callback(refusedAddress(hostname), '');
-    }
-    // Node asks for every address (happy eyeballs) or for one; answer in the form it asked for.
-    if (options.all) callback(null, addresses);
-    else callback(null, first.address, first.family);
-  });
-};
+/** dns.lookup, refusing every answer that holds a refused address (a rebinding attempt or an internal name). */
+function allowedLookup(proxy: RemoteImageOptions): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      const [first] = addresses;
+      if (!first || addresses.some((entry) => !isAllowedAddress(entry.address, proxy))) {
+        return callback(refusedAddress(hostname), '');
+      }
+      // Node asks for every address (happy eyeballs) or for one; answer in the form it asked for.
+      if (options.all) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
 
 function refusedAddress(host: string): RemoteImageError {
   return new RemoteImageError(

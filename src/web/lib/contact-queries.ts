@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Id } from '../../../../api/primitives.ts';
-import type { Contact, ContactQuery } from '../../../../api/schemas/contact.ts';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import type { Id } from '../../api/primitives.ts';
+import type { Contact, ContactQuery } from '../../api/schemas/contact.ts';
+import { apiFor, type AccountId } from './api-client.ts';
 
 /** Performance marks: a page of contacts arrived; the table painted it (`npm run bench`). */
 export const CONTACTS_DATA_MARK = 'contacts:data';

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PIXEL_GIF, imageHost, type ImageHost } from '../test/image-host.ts';
+import { PIXEL_GIF, imageHost, type ImageHost } from './test/image-host.ts';
 import {
+  fetchMessageImage,
   fetchRemoteImage,
   imageTypeOf,
   isPublicAddress,
@@ -125,5 +126,51 @@ describe('the image proxy fetcher (extension messages.image)', () => {
     const stalled = await failure(`${host.origin}/stall`, { ...OPEN, timeoutMs: 300 });
     expect(stalled.message).toMatch(/did not answer in time/);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('fetches from an allowed range only, and refuses every other private address, by address, name or redirect', async () => {
+    const port = new URL(host.origin).port;
+    const trusted = { ...OPEN, allowPrivate: false, allowRanges: ['127.0.0.1/32'] };
+    expect((await fetchRemoteImage(`${host.origin}/pixel/trusted.gif`, trusted)).bytes).toEqual(
+      PIXEL_GIF,
+    );
+    expect(
+      (
+        await fetchRemoteImage(`http://localhost:${port}/pixel/trusted-name.gif`, {
+          ...trusted,
+          allowRanges: ['127.0.0.1/32', '::1/128'],
+        })
+      ).bytes,
+    ).toEqual(PIXEL_GIF);
+    const before = host.hits.get('/pixel/untrusted.gif') ?? 0;
+    for (const url of [
+      `http://127.0.0.2:${port}/pixel/untrusted.gif`,
+      `http://[::1]:${port}/pixel/untrusted.gif`,
+      'http://10.0.0.1/pixel/untrusted.gif',
+      `${host.origin}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+    ]) {
+      const error = await failure(url, trusted);
+      expect([error.kind, error.message], url).toEqual([
+        'refused',
+        expect.stringContaining('private') as unknown,
+      ]);
+    }
+    expect(host.hits.get('/pixel/untrusted.gif') ?? 0).toBe(before);
+  });
+
+  it("fetches only an address the message's HTML refers to, as a data: URL", async () => {
+    const url = `${host.origin}/pixel/own.gif?a=1&b=2`;
+    const html = `<p>Hi</p><img src="${url.replace('&', '&amp;')}">`;
+    const trusted = { allowPrivate: false, allowRanges: ['127.0.0.1/32'] };
+    expect(await fetchMessageImage(html, url, trusted)).toEqual({
+      url,
+      data_url: `data:image/gif;base64,${PIXEL_GIF.toString('base64')}`,
+    });
+    const other = `${host.origin}/pixel/not-in-the-message.gif`;
+    await expect(fetchMessageImage(html, other, trusted)).rejects.toMatchObject({
+      kind: 'refused',
+      message: 'is not an address this message refers to',
+    });
+    expect(host.hits.get('/pixel/not-in-the-message.gif')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import { apiFor, type AccountId } from './api-client.ts';
 
 /** Spec §4.4. Keys: `[accountId, 'lists', 'list' | 'detail', …]`. */
 export const listQueries = {

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type * as z from 'zod';
+import type { OPERATIONS, OperationName } from '../../api/operations.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import type { AccountRow } from '../repositories/accounts.repository.ts';
+import type { AppDeps } from './app-deps.ts';
+import type { JsonText } from './json-text.ts';
+
+type Ops = typeof OPERATIONS;
+type QueryOf<K extends OperationName> = Ops[K] extends { query: z.ZodType }
+  ? z.output<Ops[K]['query']>
+  : undefined;
+type BodyOf<K extends OperationName> = Ops[K] extends { body: z.ZodType }
+  ? z.output<Ops[K]['body']>
+  : undefined;
+/** `/lists/:list/contacts/:id/` → `{ list: string; id: string }`: a handler reads only its path's names. */
+type ParamsOfPath<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { readonly [N in Name]: string } & ParamsOfPath<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { readonly [N in Name]: string }
+    : Record<never, string>;
+type Flat<T> = { [Key in keyof T]: T[Key] };
+export type ParamsOf<K extends OperationName> = Flat<ParamsOfPath<Ops[K]['path']>>;
+export type ResponseOf<K extends OperationName> = z.input<Ops[K]['response']>;
+
+export interface RouteContext<K extends OperationName> {
+  /** A transaction for writes (the route opens it and hands it down), the pool for reads. */
+  db: Kysely<Database>;
+  deps: AppDeps;
+  principal: Principal;
+  /** The account the request works on; null only for group-wide operations (accounts, global users). */
+  account: AccountRow | null;
+  params: ParamsOf<K>;
+  query: QueryOf<K>;
+  body: BodyOf<K>;
+  /**
+   * Body fields left out, never stored (SECURITY.md 17), answered in `X-Ignored-Fields`. A handler
+   * adds those only it can tell apart (custom fields the account does not define).
+   */
+  ignored: string[];
+  request: FastifyRequest;
+}
+
+/** `users.update` also answers key retrieval, which shares its path (spec §4.6). */
+export type HandlerResult<K extends OperationName> = K extends 'users.update'
+  ? ResponseOf<'users.update'> | ResponseOf<'users.retrieveKey'>
+  : ResponseOf<K>;
+
+/** A handler answers an object of the contract, or (a stored contact document) its JSON text. */
+export type RouteHandler<K extends OperationName> = (
+  context: RouteContext<K>,
+) => Promise<HandlerResult<K> | JsonText>;

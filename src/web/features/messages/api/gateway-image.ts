@@ -1,0 +1,44 @@
+import { ApiContractError, ApiError } from '../../../../api/errors.ts';
+import { errorFor, readJson } from '../../../../api/client.ts';
+import { GATEWAY_PATHS } from '../../../../api/gateway.ts';
+import { ACCOUNT_ID_PARAM } from '../../../../api/operations.ts';
+import type { Id } from '../../../../api/primitives.ts';
+import { MessageImage } from '../../../../api/schemas/message.ts';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { fetchThroughGateway } from '../../../lib/gateway-fetch.ts';
+
+/**
+ * One remote image of a message through the gateway's own image proxy (GATEWAY_PATHS.messageImage):
+ * it reads the message from the API server itself, so images show in front of any API v2 server,
+ * with or without the reference server's extension.
+ */
+export async function fetchGatewayImage(
+  accountId: AccountId,
+  messageId: Id,
+  url: string,
+  signal: AbortSignal,
+): Promise<MessageImage> {
+  const query = new URLSearchParams({ message: String(messageId), url });
+  if (accountId !== null) query.set(ACCOUNT_ID_PARAM, accountId);
+  let response: Response;
+  try {
+    response = await fetchThroughGateway(`${GATEWAY_PATHS.messageImage}?${query}`, {
+      headers: { accept: 'application/json' },
+      signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.', {
+      cause,
+    });
+  }
+  const payload = await readJson(response);
+  if (!response.ok) throw errorFor(response, payload);
+  const parsed = MessageImage.safeParse(payload);
+  if (!parsed.success)
+    throw new ApiContractError(
+      response.status,
+      'The image proxy answered something other than an image.',
+    );
+  return parsed.data;
+}
