@@ -8,11 +8,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
-import {
-  createClient,
-  registerDashboardClient,
-  registerGatewayClient,
-} from './oauth/clients.service.ts';
+import { createClient, registerDashboardClient, registerGatewayClient } from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
@@ -242,6 +238,7 @@ async function serve(): Promise<void> {
     await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
   console.log(JSON.stringify({ listening: address, database: database.dialect }));
 }
+
 
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;
