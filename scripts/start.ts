@@ -58,12 +58,21 @@ const server = spawn(process.execPath, [cli, 'serve'], {
   env: serverEnv,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-server.on('exit', (code) => process.exit(code ?? 0));
+// A failure of ours (process.exitCode) outranks the server's clean stop.
+server.on('exit', (code) => process.exit(Number(process.exitCode ?? 0) || (code ?? 0)));
 
 // `serve` prints one JSON line once it listens; then the gateway starts in front of it.
 for await (const line of createInterface({ input: server.stdout })) {
-  if (listeningAddress(line)) await startGateway();
-  else console.log(line);
+  if (listeningAddress(line)) {
+    // The gateway cannot start (PORT in use…): the server goes with it, not left behind.
+    await startGateway().catch((error: unknown) => {
+      console.error(
+        `The dashboard gateway could not start: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      server.kill('SIGTERM');
+      process.exitCode = 1;
+    });
+  } else console.log(line);
 }
 
 async function startGateway() {

@@ -24,11 +24,7 @@ export function csrfProblem(request: RequestOrigin, publicOrigin: string): strin
     return 'The request comes from another site';
   if (request.origin !== undefined && request.origin !== publicOrigin)
     return 'The request comes from another origin';
-  if (
-    !SAFE_METHODS.has(request.method.toUpperCase()) &&
-    request.origin === undefined &&
-    request.secFetchSite === undefined
-  )
+  if (!SAFE_METHODS.has(request.method.toUpperCase()) && request.origin === undefined && request.secFetchSite === undefined)
     return 'The request does not say where it comes from';
   return null;
 }

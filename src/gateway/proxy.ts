@@ -17,8 +17,7 @@ export function apiPathProblem(url: string): string | null {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   if (!path.startsWith(API_ROOT)) return 'Only /api/2/ is forwarded';
-  if (path.includes('\\') || path.includes('#'))
-    return 'The path holds a character no API path has';
+  if (path.includes('\\') || path.includes('#')) return 'The path holds a character no API path has';
   const segments = path.slice(API_ROOT.length).split('/');
   for (const [index, segment] of segments.entries()) {
     // Spec §1 rule 1: paths end with a slash, so only the last segment may be empty.
@@ -26,8 +25,7 @@ export function apiPathProblem(url: string): string | null {
     const decoded = fullyDecoded(segment);
     if (decoded === null) return 'The path is not validly percent-encoded';
     if (decoded === '.' || decoded === '..') return 'The path leaves /api/2/';
-    if (decoded.includes('/') || decoded.includes('\\'))
-      return 'A path segment holds an encoded slash';
+    if (decoded.includes('/') || decoded.includes('\\')) return 'A path segment holds an encoded slash';
   }
   return null;
 }
@@ -84,10 +82,7 @@ const PASSED_RESPONSE_HEADERS = [
   'x-ratelimit-reset',
 ] as const;
 
-export function browserResponseHeaders(
-  upstream: Headers,
-  upstreamUrl: string,
-): Record<string, string> {
+export function browserResponseHeaders(upstream: Headers, upstreamUrl: string): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of PASSED_RESPONSE_HEADERS) {
     const value = upstream.get(name);
@@ -142,11 +137,7 @@ export async function forward(
       signal,
     });
     const body = Buffer.from(await response.arrayBuffer());
-    return {
-      status: response.status,
-      headers: browserResponseHeaders(response.headers, upstreamUrl),
-      body,
-    };
+    return { status: response.status, headers: browserResponseHeaders(response.headers, upstreamUrl), body };
   } catch (error) {
     throw unavailable(error);
   }

@@ -76,7 +76,8 @@ describeEachSessionDatabase(
     });
     const principal = { method: 'oauth' as const, global: false, username: null };
 
-    it('leaves a token alone until it is due, then refreshes it once for many concurrent requests', async () => {
+    /** One gateway process: its store, a rotating refresh endpoint and the refresher between them. */
+    async function setUp() {
       const store = await open();
       const server = upstream();
       const refresher = createRefresher({
@@ -85,6 +86,11 @@ describeEachSessionDatabase(
         now: () => now,
         leaseMs: 10_000,
       });
+      return { store, server, refresher };
+    }
+
+    it('leaves a token alone until it is due, then refreshes it once for many concurrent requests', async () => {
+      const { store, server, refresher } = await setUp();
       const { session } = await store.create(oauth(15 * MINUTE), principal, now);
       expect(await refresher.usable(session)).toBe(session);
       expect(server.calls).toEqual([]);
@@ -156,14 +162,7 @@ describeEachSessionDatabase(
     });
 
     it('forced after a 401: refreshes a token not yet due, or takes the one another request just stored', async () => {
-      const store = await open();
-      const server = upstream();
-      const refresher = createRefresher({
-        store,
-        refresh: server.refresh,
-        now: () => now,
-        leaseMs: 10_000,
-      });
+      const { store, server, refresher } = await setUp();
       const { session } = await store.create(oauth(15 * MINUTE), principal, now);
       const forced = await refresher.usable(session, true);
       expect(forced?.credential).toMatchObject({ tokens: { accessToken: 'access-1' } });

@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config.ts';
 import { RefreshRefusedError } from './refresh.ts';
 import type { Credential, OAuthTokens, Principal } from './session-store.ts';
 
+
 /** The upstream did not answer, or not in time: the dashboard gets 502 or 504. */
 export class UpstreamUnavailableError extends Error {
   override name = 'UpstreamUnavailableError';
@@ -73,8 +74,7 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
   }
 
   function client(): { client: oauth.Client; auth: oauth.ClientAuth } {
-    if (!config.oauthClient)
-      throw new SignInError('OAuth sign-in is not configured on this dashboard.');
+    if (!config.oauthClient) throw new SignInError('OAuth sign-in is not configured on this dashboard.');
     return {
       client: { client_id: config.oauthClient.clientId },
       // RFC 6749 §2.3.1: every server supports HTTP Basic for client authentication.
@@ -82,18 +82,14 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
     };
   }
 
-  function tokensOf(
-    response: oauth.TokenEndpointResponse,
-    previous: OAuthTokens | null,
-  ): OAuthTokens {
+  function tokensOf(response: oauth.TokenEndpointResponse, previous: OAuthTokens | null): OAuthTokens {
     const issuedAt = Date.now();
     return {
       accessToken: response.access_token,
       // A server that does not rotate refresh tokens keeps the one it gave before (RFC 6749 §6).
       refreshToken: response.refresh_token ?? previous?.refreshToken ?? null,
       issuedAt,
-      expiresAt:
-        typeof response.expires_in === 'number' ? issuedAt + response.expires_in * 1000 : null,
+      expiresAt: typeof response.expires_in === 'number' ? issuedAt + response.expires_in * 1000 : null,
     };
   }
 
@@ -127,11 +123,8 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
         parameters = oauth.validateAuthResponse(as, c, callback, expectedState);
       } catch (error) {
         if (error instanceof oauth.AuthorizationResponseError) {
-          if (error.error === 'access_denied')
-            throw new SignInError('Access was not granted.', true);
-          throw new SignInError(
-            `The server did not sign you in: ${error.error_description ?? error.error}.`,
-          );
+          if (error.error === 'access_denied') throw new SignInError('Access was not granted.', true);
+          throw new SignInError(`The server did not sign you in: ${error.error_description ?? error.error}.`);
         }
         // A wrong `iss` (RFC 9207: a mix-up) or a malformed response.
         throw new SignInError('The sign-in response did not come from the expected server.');
@@ -150,9 +143,7 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
         result = await oauth.processAuthorizationCodeResponse(as, c, response);
       } catch (error) {
         if (error instanceof oauth.ResponseBodyError)
-          throw new SignInError(
-            `The server refused the sign-in: ${error.error_description ?? error.error}.`,
-          );
+          throw new SignInError(`The server refused the sign-in: ${error.error_description ?? error.error}.`);
         throw unavailable(error);
       }
       return {
@@ -165,24 +156,12 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
     async refresh(tokens: OAuthTokens): Promise<OAuthTokens> {
       if (tokens.refreshToken === null) throw new RefreshRefusedError('No refresh token');
       const { client: c, auth } = client();
-      const as = {
-        ...(await authorizationServer()),
-        token_endpoint: endpoint(OAUTH_PATHS.refresh),
-      };
+      const as = { ...(await authorizationServer()), token_endpoint: endpoint(OAUTH_PATHS.refresh) };
       try {
-        const response = await oauth.refreshTokenGrantRequest(
-          as,
-          c,
-          auth,
-          tokens.refreshToken,
-          httpOptions,
-        );
+        const response = await oauth.refreshTokenGrantRequest(as, c, auth, tokens.refreshToken, httpOptions);
         return tokensOf(await oauth.processRefreshTokenResponse(as, c, response), tokens);
       } catch (error) {
-        if (
-          error instanceof oauth.ResponseBodyError ||
-          error instanceof oauth.WWWAuthenticateChallengeError
-        )
+        if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError)
           throw new RefreshRefusedError(error.message, { cause: error });
         throw unavailable(error);
       }
@@ -208,10 +187,7 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
       if (response.status === 401) throw new CredentialRefusedError('Authentication failed');
       if (response.status === 200 || response.status === 403 || response.status === 404)
         return { method: credential.method, global: response.status === 200, username };
-      throw new UpstreamUnavailableError(
-        502,
-        `The API server answered ${response.status} to a sign-in check.`,
-      );
+      throw new UpstreamUnavailableError(502, `The API server answered ${response.status} to a sign-in check.`);
     },
 
     /**

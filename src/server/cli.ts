@@ -257,6 +257,7 @@ async function serve(): Promise<void> {
   );
 }
 
+
 async function main(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;
   if (first === 'serve') return serve();

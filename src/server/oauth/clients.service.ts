@@ -3,13 +3,7 @@ import type { Kysely } from 'kysely';
 import { generateKey, hashKey } from '../auth/keys.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest } from '../http/http-error.ts';
-import {
-  findClient,
-  insertClient,
-  listRedirectUris,
-  upsertClient,
-  type OAuthClientRow,
-} from './clients.repository.ts';
+import { findClient, insertClient, listRedirectUris, upsertClient, type OAuthClientRow } from './clients.repository.ts';
 import { invalidClient, invalidRequest } from './oauth-error.ts';
 import { originOf, redirectUriProblem } from './redirect-uri.ts';
 
@@ -67,29 +61,17 @@ export async function createClient(
  * `serve` registers the dashboard as a public client whose one redirect URI is on the server's own
  * public origin; a restart with another PUBLIC_URL moves it.
  */
-export async function registerDashboardClient(
-  db: Kysely<Database>,
-  origin: string,
-): Promise<string> {
+export async function registerDashboardClient(db: Kysely<Database>, origin: string): Promise<string> {
   const redirectUri = `${origin}${DASHBOARD_CALLBACK_PATH}`;
   const problem = redirectUriProblem(redirectUri);
-  if (problem)
-    throw new Error(`The dashboard's redirect URI ${redirectUri} ${problem}: set PUBLIC_URL`);
-  await db
-    .transaction()
-    .execute((trx) =>
-      upsertClient(
-        trx,
-        {
-          client_id: DASHBOARD_CLIENT_ID,
-          name: 'Listkeeper dashboard',
-          secret_hash: null,
-          first_party: 1,
-          created: new Date().toISOString(),
-        },
-        [{ redirect_uri: redirectUri, origin: originOf(redirectUri) }],
-      ),
-    );
+  if (problem) throw new Error(`The dashboard's redirect URI ${redirectUri} ${problem}: set PUBLIC_URL`);
+  await db.transaction().execute((trx) =>
+    upsertClient(
+      trx,
+      { client_id: DASHBOARD_CLIENT_ID, name: 'Listkeeper dashboard', secret_hash: null, first_party: 1, created: new Date().toISOString() },
+      [{ redirect_uri: redirectUri, origin: originOf(redirectUri) }],
+    ),
+  );
   return redirectUri;
 }
 
@@ -101,42 +83,22 @@ export const GATEWAY_CLIENT_ID = 'listkeeper-gateway';
  * first-party confidential client: it skips the consent page, as the server's own dashboard does,
  * and gets a new secret at every call, which ends the previous one. Its one redirect URI moves too.
  */
-export async function registerGatewayClient(
-  db: Kysely<Database>,
-  redirectUri: string,
-): Promise<CreatedClient> {
+export async function registerGatewayClient(db: Kysely<Database>, redirectUri: string): Promise<CreatedClient> {
   const problem = redirectUriProblem(redirectUri);
   if (problem) throw badRequest(`--redirect-uri ${redirectUri} ${problem}`);
   const secret = generateKey();
   const name = 'Listkeeper dashboard (gateway)';
-  await db
-    .transaction()
-    .execute((trx) =>
-      upsertClient(
-        trx,
-        {
-          client_id: GATEWAY_CLIENT_ID,
-          name,
-          secret_hash: hashKey(secret),
-          first_party: 1,
-          created: new Date().toISOString(),
-        },
-        [{ redirect_uri: redirectUri, origin: originOf(redirectUri) }],
-      ),
-    );
-  return {
-    client_id: GATEWAY_CLIENT_ID,
-    client_secret: secret,
-    name,
-    redirect_uris: [redirectUri],
-    public: false,
-  };
+  await db.transaction().execute((trx) =>
+    upsertClient(
+      trx,
+      { client_id: GATEWAY_CLIENT_ID, name, secret_hash: hashKey(secret), first_party: 1, created: new Date().toISOString() },
+      [{ redirect_uri: redirectUri, origin: originOf(redirectUri) }],
+    ),
+  );
+  return { client_id: GATEWAY_CLIENT_ID, client_secret: secret, name, redirect_uris: [redirectUri], public: false };
 }
 
-export async function redirectUrisOf(
-  db: Kysely<Database>,
-  client: OAuthClientRow,
-): Promise<string[]> {
+export async function redirectUrisOf(db: Kysely<Database>, client: OAuthClientRow): Promise<string[]> {
   return listRedirectUris(db, client.id);
 }
 
@@ -149,19 +111,13 @@ export interface ClientCredentials {
  * RFC 6749 §2.3.1: a confidential client authenticates with HTTP Basic (form-encoded id and secret)
  * or with `client_id` and `client_secret` fields, never both; a public client sends `client_id` only.
  */
-export function clientCredentials(
-  form: URLSearchParams,
-  authorization: string | undefined,
-): ClientCredentials {
+export function clientCredentials(form: URLSearchParams, authorization: string | undefined): ClientCredentials {
   const formId = form.get('client_id');
   const formSecret = form.get('client_secret');
   if (authorization) {
     const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(authorization);
     if (!basic?.[1]) throw invalidClient('Client authentication uses HTTP Basic or form fields');
-    if (formSecret !== null)
-      throw invalidRequest(
-        'Use one client authentication method, not both Basic and client_secret',
-      );
+    if (formSecret !== null) throw invalidRequest('Use one client authentication method, not both Basic and client_secret');
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon === -1) throw invalidClient();
@@ -173,8 +129,7 @@ export function clientCredentials(
     } catch {
       throw invalidClient();
     }
-    if (formId !== null && formId !== clientId)
-      throw invalidRequest('client_id differs from the authenticated client');
+    if (formId !== null && formId !== clientId) throw invalidRequest('client_id differs from the authenticated client');
     return { clientId, secret: secret === '' ? null : secret };
   }
   if (!formId) throw invalidClient('client_id is required');
@@ -182,10 +137,7 @@ export function clientCredentials(
 }
 
 /** Any failure is the same invalid_client (401), whatever was wrong. */
-export async function authenticateClient(
-  db: Kysely<Database>,
-  credentials: ClientCredentials,
-): Promise<OAuthClientRow> {
+export async function authenticateClient(db: Kysely<Database>, credentials: ClientCredentials): Promise<OAuthClientRow> {
   const client = await findClient(db, credentials.clientId);
   if (!client) throw invalidClient();
   if (client.secret_hash === null) {

@@ -1,5 +1,5 @@
-import { ApiContractError, ApiError } from '../../../../api/errors.ts';
-import { errorFor, readJson } from '../../../../api/client.ts';
+import { fetchAnswer } from '../../../../api/client.ts';
+import { ApiContractError } from '../../../../api/errors.ts';
 import { GATEWAY_PATHS } from '../../../../api/gateway.ts';
 import { ACCOUNT_ID_PARAM } from '../../../../api/operations.ts';
 import type { Id } from '../../../../api/primitives.ts';
@@ -20,20 +20,14 @@ export async function fetchGatewayImage(
 ): Promise<MessageImage> {
   const query = new URLSearchParams({ message: String(messageId), url });
   if (accountId !== null) query.set(ACCOUNT_ID_PARAM, accountId);
-  let response: Response;
-  try {
-    response = await fetchThroughGateway(`${GATEWAY_PATHS.messageImage}?${query}`, {
+  const { response, payload } = await fetchAnswer(
+    fetchThroughGateway,
+    `${GATEWAY_PATHS.messageImage}?${query}`,
+    {
       headers: { accept: 'application/json' },
       signal,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.', {
-      cause,
-    });
-  }
-  const payload = await readJson(response);
-  if (!response.ok) throw errorFor(response, payload);
+    },
+  );
   const parsed = MessageImage.safeParse(payload);
   if (!parsed.success)
     throw new ApiContractError(
