@@ -28,7 +28,10 @@ test('compose: send to a list with a preview, shown as queued, then found in the
   const account = await accountWithList(server, 'compose');
   await account.api.lists.create({ name: 'events' });
   for (const name of ['ann', 'bob']) {
-    await account.api.contacts.create({ emails: [`${name}@${account.name}.example`], lists: ['news'] });
+    await account.api.contacts.create({
+      emails: [`${name}@${account.name}.example`],
+      lists: ['news'],
+    });
   }
   const trap = trapXss(page);
   await signInWithKey(page, account.key, { path: '/messages', keep: true });
@@ -380,6 +383,55 @@ test('an HTML message with a tracker and the XSS corpus runs nothing and fetches
     await expect(table(page).getByRole('link', { name: subject })).toBeVisible();
     await expectNothingRan(trap);
     expect((await account.api.messages.get(message.id)).content_html).toBe(html);
+  } finally {
+    await tracker.close();
+  }
+});
+
+test('the viewer and the compose preview keep the inline styles a mail program shows, and nothing that fetches', async ({
+  page,
+  server,
+}) => {
+  const tracker = await startTracker();
+  const account = await accountWithList(server, 'styled');
+  const html = [
+    '<p style="color: rgb(200, 0, 0); font-weight: bold">Red and bold</p>',
+    `<p style="background: url(${tracker.origin}/css.png); color: rgb(0, 0, 200)">Blue, no background</p>`,
+    '<table><tr><td style="padding: 12px; border: 2px solid rgb(0, 128, 0)">Boxed</td></tr></table>',
+  ].join('\n');
+  const subject = uniqueName('Styled');
+  try {
+    await sendMessage(account.api, { list: 'news', subject, content_html: html });
+    await signInWithKey(page, account.key, { path: '/messages' });
+    await table(page).getByRole('link', { name: subject }).click();
+    const frame = page.frameLocator('iframe[title="The message as HTML"]');
+    const styleOf = (text: string, property: string) =>
+      frame
+        .getByText(text)
+        .evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
+    await expect.poll(() => styleOf('Red and bold', 'color')).toBe('rgb(200, 0, 0)');
+    expect(await styleOf('Red and bold', 'font-weight')).toBe('700');
+    expect(await styleOf('Blue, no background', 'color')).toBe('rgb(0, 0, 200)');
+    expect(await styleOf('Blue, no background', 'background-image')).toBe('none');
+    expect(await styleOf('Boxed', 'padding-top')).toBe('12px');
+    expect(await styleOf('Boxed', 'border-top-color')).toBe('rgb(0, 128, 0)');
+    // The frame stays without scripts.
+    expect(await page.locator('iframe[title="The message as HTML"]').getAttribute('sandbox')).toBe(
+      'allow-same-origin',
+    );
+
+    // Compose previews the same way.
+    await page.getByRole('link', { name: 'All messages' }).click();
+    await page.getByRole('link', { name: 'New message' }).click();
+    await page.getByLabel('HTML (optional)').fill(html);
+    const preview = page.frameLocator('iframe[title="Preview of the HTML"]');
+    await expect
+      .poll(() =>
+        preview.getByText('Red and bold').evaluate((element) => getComputedStyle(element).color),
+      )
+      .toBe('rgb(200, 0, 0)');
+    await page.waitForLoadState('networkidle');
+    expect(tracker.requests, 'requests to the tracker').toEqual([]);
   } finally {
     await tracker.close();
   }
