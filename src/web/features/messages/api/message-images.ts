@@ -4,6 +4,7 @@ import type { Id } from '../../../../api/primitives.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { isMissingOperation } from '../../../lib/extensions.ts';
+import { refuseDeleted } from './deleted-messages.ts';
 import { messageQueries } from './message-queries.ts';
 
 /** Image requests in flight at once. */
@@ -28,6 +29,7 @@ export function messageImagesQuery(accountId: AccountId, messageId: Id, urls: re
   return queryOptions({
     queryKey: [...messageQueries.all(accountId), 'images', String(messageId), urls] as const,
     queryFn: async ({ signal }): Promise<FetchedImages> => {
+      refuseDeleted(accountId, messageId);
       const shown = new Map<string, string>();
       const failed: FetchedImages['failed'] = [];
       let unsupported = false;

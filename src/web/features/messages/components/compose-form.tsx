@@ -129,9 +129,9 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
         description="This message is not sent. If you leave, what you wrote is lost."
       />
       <p className="notice" id={`${id}-override`}>
-        Sending from the dashboard overrides the list&rsquo;s posting restrictions: the
-        message is neither held for moderation nor rejected, whatever the list&rsquo;s moderation,
-        allowed and banned senders.
+        Sending from the dashboard overrides the list&rsquo;s posting restrictions: the message is
+        neither held for moderation nor rejected, whatever the list&rsquo;s moderation, allowed and
+        banned senders.
       </p>
       {queued !== null && (
         <div className="notice success" role="status">

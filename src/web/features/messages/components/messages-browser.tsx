@@ -26,7 +26,8 @@ import {
   type Direction,
   type MessageSearch,
 } from '../lib/search-params.ts';
-import { threadsOfPage } from '../lib/threads.ts';
+import { visibleMessages } from '../lib/visible-messages.ts';
+import { isDeleted } from '../api/deleted-messages.ts';
 import { DeleteMessageDialog } from './delete-message-dialog.tsx';
 import { messageKey, MessagesTable } from './messages-table.tsx';
 
@@ -51,6 +52,8 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const queryClient = useQueryClient();
   const tableRef = useRef<HTMLTableElement>(null);
   const directionId = useId();
+  const listId = useId();
+  const searchId = useId();
 
   const [selected, setSelected] = useState<ReadonlyMap<string, Message>>(new Map());
   const [current, setCurrent] = useState<string | null>(null);
@@ -61,6 +64,11 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
 
   const update = (change: Partial<MessageSearch>) =>
     setParams(writeMessageSearch({ ...state, page: 1, ...change }));
+  /** The list filter and the search narrow the loaded page: the page stays, history is spared. */
+  const narrow = (change: Pick<Partial<MessageSearch>, 'list' | 'q'>) =>
+    setParams(writeMessageSearch({ ...state, ...change }), { replace: true });
+  /** What a message's link carries, so its page steps through this list (next, previous). */
+  const search = writeMessageSearch(state).toString();
   const toggle = (list: readonly Message[], on: boolean) =>
     setSelected((before) => {
       const next = new Map(before);
@@ -72,11 +80,17 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     });
 
   const page = messages.data;
-  const pages = page ? Math.max(1, Math.ceil(page.count / state.limit)) : 1;
-  // A reply is newer than what it answers: at the newest end, no thread continues on another page.
-  const atNewestEnd = state.direction === 'desc' ? state.page === 1 : state.page >= pages;
-  const groups = page ? threadsOfPage(page.data, atNewestEnd) : [];
-  const rows = groups.flatMap((group) => group.rows.map((row) => row.message));
+  const visible = page
+    ? visibleMessages(page, state, (message) => isDeleted(accountId, message.id))
+    : null;
+  const pages = visible?.pages ?? 1;
+  const groups = visible?.groups ?? [];
+  const rows = visible?.rows ?? [];
+  const narrowed = state.list !== null || state.q !== '';
+  // The list filter offers the lists of this page, and the one chosen even when none is left.
+  const lists = [
+    ...new Set([...(visible?.lists ?? []), ...(state.list === null ? [] : [state.list])]),
+  ].sort();
   const currentMessage = rows.find((message) => messageKey(message) === current) ?? null;
 
   /** Puts the triage cursor on a row and the focus on its link. */
@@ -111,7 +125,9 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     {
       keys: ['Enter'],
       description: 'Open the message',
-      run: () => currentMessage && void navigate(encodeURIComponent(messageKey(currentMessage))),
+      run: () =>
+        currentMessage &&
+        void navigate({ pathname: encodeURIComponent(messageKey(currentMessage)), search }),
     },
     {
       keys: ['Delete'],
@@ -156,6 +172,34 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
             value={state.limit}
             onChange={(limit) => update({ limit })}
           />
+          <div className="field">
+            <label htmlFor={listId}>List</label>
+            <select
+              id={listId}
+              value={state.list ?? ''}
+              onChange={(event) => narrow({ list: event.target.value || null })}
+            >
+              <option value="">Every list</option>
+              {lists.map((list) => (
+                <option key={list} value={list}>
+                  {list}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={searchId}>Search this page</label>
+            <input
+              id={searchId}
+              type="search"
+              value={state.q}
+              aria-describedby={`${searchId}-hint`}
+              onChange={(event) => narrow({ q: event.target.value })}
+            />
+            <span id={`${searchId}-hint`} className="visually-hidden">
+              Subject, sender and plain text of the messages loaded on this page.
+            </span>
+          </div>
         </form>
         <div className="actions">
           <Link className="button primary" to="new">
@@ -195,14 +239,29 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         <p className="summary">
           {messages.data.count === 0 ? 'No messages yet.' : 'No messages on this page.'}
         </p>
+      ) : rows.length === 0 ? (
+        <>
+          <p className="summary" aria-live="polite">
+            None of the {plural(messages.data.data.length, 'message')} on this page matches
+            {state.list !== null && ` the list ${state.list}`}
+            {state.list !== null && state.q !== '' && ' and'}
+            {state.q !== '' && ` “${state.q}”`}.
+          </p>
+          <button type="button" className="button" onClick={() => narrow({ list: null, q: '' })}>
+            Show every message of the page
+          </button>
+          <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
+        </>
       ) : (
         <>
           {/* Announced as it changes (another page, another order); a status role is kept for
               what is still under way. */}
           <p className="summary" aria-live="polite" aria-busy={messages.isFetching}>
-            {messages.data.count === 1 ? '1 message' : `${messages.data.count} messages`}
+            {plural(messages.data.count, 'message')}
             {pages > 1 && `; page ${state.page} of ${pages}`}
-            {`, in ${groups.length === 1 ? '1 thread' : `${groups.length} threads`} here`}
+            {narrowed &&
+              `; ${rows.length} of the ${messages.data.data.length} on this page ${rows.length === 1 ? 'matches' : 'match'}`}
+            {`, in ${plural(groups.length, 'thread')} here`}
             {messages.isPlaceholderData && ' (updating…)'}
           </p>
           <p className="hint">
@@ -218,6 +277,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
               onToggleAll={(on) => toggle(rows, on)}
               current={current}
               onCurrent={setCurrent}
+              search={search}
             />
           </TableScroll>
           <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
@@ -262,3 +322,5 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     </>
   );
 }
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -18,6 +18,8 @@ interface MessagesTableProps {
   /** The row keyboard triage is on (j, k). */
   current: string | null;
   onCurrent: (key: string) => void;
+  /** The list's URL search, carried by each message's link (its next and previous follow it). */
+  search: string;
   ref?: Ref<HTMLTableElement>;
 }
 
@@ -33,6 +35,7 @@ export function MessagesTable({
   onToggleAll,
   current,
   onCurrent,
+  search,
   ref,
 }: MessagesTableProps) {
   const messages = groups.flatMap((group) => group.rows.map((row) => row.message));
@@ -87,7 +90,7 @@ export function MessagesTable({
                       <span className="visually-hidden">Reply: </span>
                     </span>
                   )}
-                  <Link to={encodeURIComponent(key)} data-message-link={key}>
+                  <Link to={{ pathname: encodeURIComponent(key), search }} data-message-link={key}>
                     {subject}
                   </Link>
                 </td>
