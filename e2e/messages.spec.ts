@@ -294,10 +294,11 @@ test('keyboard triage: j and k move, x selects, Enter opens, Delete asks, ? list
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Second' })).toBeVisible();
 
-  // The page's keys leave with the page.
+  // The page's keys leave with the page; the message page has its own.
   await page.keyboard.press('?');
   await expect(help).toBeVisible();
-  await expect(help).not.toContainText('Next message');
+  await expect(help).not.toContainText('Open the message');
+  await expect(help).toContainText('Delete the message and show the next (asks first)');
 });
 
 test('moderating from a message: filter by list, search the page, next and previous, delete-and-next asks nothing more of the deleted message', async ({
