@@ -6,6 +6,7 @@ import { ACCOUNT_ID_PARAM, OPERATIONS, type Operation, type OperationName } from
 import { ErrorBody, type Id } from './primitives.ts';
 import type { ContactQuery } from './schemas/contact.ts';
 import type { AccountQuery } from './schemas/account.ts';
+import type { HeldAction, HeldQuery } from './schemas/held.ts';
 import type { MessageQuery } from './schemas/message.ts';
 
 /**
@@ -137,6 +138,22 @@ export function createApiClient(options: ApiClientOptions) {
       create: (body: Body<'accounts.create'>) => call('accounts.create', { body }),
       update: (accountId: Id, body: Body<'accounts.update'>) => call('accounts.update', { params: id(accountId), body }),
       delete: (accountId: Id) => call('accounts.delete', { params: id(accountId) }),
+    },
+    /**
+     * Reference-server extension (operations.ts `held.*`): the held queue, permission `approval`.
+     * Other API v2 servers answer 404 (`ApiError` status 404): the feature is not offered.
+     */
+    held: {
+      list: (query: z.input<typeof HeldQuery> = {}) => call('held.list', { query }),
+      get: (heldId: Id) => call('held.get', { params: id(heldId) }),
+      approve: (heldId: Id) => call('held.approve', { params: id(heldId) }),
+      /** The sender gets the list's reject message, with `reason` when given. */
+      reject: (heldId: Id, reason?: string) =>
+        call('held.reject', { params: id(heldId), body: reason === undefined ? {} : { reason } }),
+      discard: (heldId: Id) => call('held.discard', { params: id(heldId) }),
+      /** One action on several held messages, all or none. */
+      bulk: (action: HeldAction, ids: Id[], reason?: string) =>
+        call('held.bulk', { body: reason === undefined ? { action, ids } : { action, ids, reason } }),
     },
     /** Reference-server extension (operations.ts): other API v2 servers answer 404. */
     caller: {

@@ -11,6 +11,7 @@ import {
 import { Caller } from './schemas/caller.ts';
 import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
+import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
 import { List, ListCollection, ListCreate, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
 import { MessageImage, MessageImageQuery, MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
@@ -43,6 +44,10 @@ const NoQuery = z.strictObject({});
  * dashboard feature-detects them: a server without one answers 404 and the feature does without.
  */
 export const EXTENSION = 'extension';
+
+/** Why the held queue exists: spec v2 stores moderation settings but offers no way to moderate. */
+const HELD_QUEUE =
+  'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
 
 /**
  * Every operation of spec §4.1–4.7, then the reference server's extensions, keyed
@@ -98,6 +103,14 @@ export const OPERATIONS = {
   'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail },
   'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail },
   'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
+
+  // The held queue (schemas/held.ts), permission `approval` (§2.6).
+  'held.list': { section: EXTENSION, extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage },
+  'held.get': { section: EXTENSION, extension: HELD_QUEUE, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail },
+  'held.approve': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome },
+  'held.reject': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome },
+  'held.discard': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome },
+  'held.bulk': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome },
 
   'caller.get': {
     section: EXTENSION,

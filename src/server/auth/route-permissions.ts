@@ -44,6 +44,14 @@ export const ROUTE_PERMISSIONS: Record<OperationName, RouteRule> = {
   // Extension: whoever may read a message may see its images.
   'messages.image': { anyOf: ['messages', 'approval'] },
 
+  // Extension: the held queue is the moderator's, spec §2.6 `approval`.
+  'held.list': { anyOf: ['approval'] },
+  'held.get': { anyOf: ['approval'] },
+  'held.approve': { anyOf: ['approval'] },
+  'held.reject': { anyOf: ['approval'] },
+  'held.discard': { anyOf: ['approval'] },
+  'held.bulk': { anyOf: ['approval'] },
+
   'users.list': { anyOf: ['superadmin'] },
   'users.get': { anyOf: ['superadmin'] },
   'users.create': { anyOf: ['superadmin'] },

@@ -37,6 +37,13 @@ export const ROUTE_SCOPES: Record<OperationName, Scope> = {
   'messages.delete': 'messages:write',
   'messages.image': 'messages:read',
 
+  'held.list': 'messages:read',
+  'held.get': 'messages:read',
+  'held.approve': 'messages:write',
+  'held.reject': 'messages:write',
+  'held.discard': 'messages:write',
+  'held.bulk': 'messages:write',
+
   'users.list': 'users:read',
   'users.get': 'users:read',
   'users.create': 'users:write',

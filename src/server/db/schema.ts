@@ -15,6 +15,7 @@ export interface Database {
   contact_documents: ContactDocumentsTable;
   contact_values: ContactValuesTable;
   emails: EmailsTable;
+  held_messages: HeldMessagesTable;
   lists: ListsTable;
   memberships: MembershipsTable;
   messages: MessagesTable;
@@ -153,6 +154,31 @@ export interface MessagesTable {
   parent_id: number | null;
   content_plain: Generated<string>;
   content_html: Generated<string>;
+}
+
+/** Mail the posting policy held for a moderator (migration 2026-11-25T0000). */
+export interface HeldMessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  list_id: number;
+  subject: Generated<string>;
+  from_phrase: Generated<string>;
+  from_address: Generated<string>;
+  /** Unix seconds. */
+  received: number;
+  size: number;
+  message_id: string;
+  rule: string;
+  setting: string | null;
+  reason: string;
+  /** JSON array of {rule, setting, reason}. */
+  reasons: Generated<string>;
+  /** JSON array of {name, value}. */
+  headers: Generated<string>;
+  content_plain: Generated<string>;
+  content_html: Generated<string>;
+  /** The message as received, base64. */
+  raw: Generated<string>;
 }
 
 export interface OutboxTable {

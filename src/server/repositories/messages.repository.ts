@@ -81,6 +81,24 @@ export async function insertMessage(
   return row.id;
 }
 
+/** The list's messages with these RFC 5322 msg-ids (threading: In-Reply-To, References). */
+export function findByMessageIds(
+  db: Kysely<Database>,
+  accountId: number,
+  listId: number,
+  messageIds: readonly string[],
+): Promise<{ id: number; thread_id: number; message_id: string }[]> {
+  if (messageIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('messages')
+    .select(['id', 'thread_id', 'message_id'])
+    .where('account_id', '=', accountId)
+    .where('list_id', '=', listId)
+    .where('message_id', 'in', messageIds)
+    .orderBy('id')
+    .execute();
+}
+
 /** A message that starts a thread is its own thread (spec §2.5 thread_id). */
 export async function setThread(db: Kysely<Database>, id: number, threadId: number): Promise<void> {
   await db.updateTable('messages').set({ thread_id: threadId }).where('id', '=', id).execute();

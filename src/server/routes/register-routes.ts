@@ -5,6 +5,7 @@ import { registerAccountsRoutes } from './accounts.routes.ts';
 import { registerCallerRoutes } from './caller.routes.ts';
 import { registerContactsRoutes } from './contacts.routes.ts';
 import { registerEmailsRoutes } from './emails.routes.ts';
+import { registerHeldRoutes } from './held.routes.ts';
 import { registerListsRoutes } from './lists.routes.ts';
 import { registerMembershipRoutes } from './membership.routes.ts';
 import { registerMessagesRoutes } from './messages.routes.ts';
@@ -18,6 +19,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerMembershipRoutes(app, deps);
   registerListsRoutes(app, deps);
   registerMessagesRoutes(app, deps);
+  registerHeldRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
   registerCallerRoutes(app, deps);

@@ -65,6 +65,7 @@ export async function accountSnapshot(db: Kysely<Database>, accountId: number): 
     db.selectFrom('memberships').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('messages').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('outbox').selectAll().where('account_id', '=', accountId).execute(),
+    db.selectFrom('held_messages').selectAll().where('account_id', '=', accountId).execute(),
   ]);
   return JSON.stringify(parts.map(canonical));
 }

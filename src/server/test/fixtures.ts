@@ -6,6 +6,7 @@ import { Contact } from '../../api/schemas/contact.ts';
 import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
 import type { TestResponse, TestServer } from './harness.ts';
+import { insertHeldMessage } from './held-fixtures.ts';
 import { imageHost } from './image-host.ts';
 
 /**
@@ -17,7 +18,7 @@ import { imageHost } from './image-host.ts';
 /** Every operation of the contract, in the table's order. */
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
-export type Resource = 'contacts' | 'emails' | 'membership' | 'lists' | 'messages' | 'users' | 'accounts' | 'caller';
+export type Resource = 'contacts' | 'emails' | 'membership' | 'lists' | 'messages' | 'held' | 'users' | 'accounts' | 'caller';
 
 export function resourceOf(name: OperationName): Resource {
   return name.slice(0, name.indexOf('.')) as Resource;
@@ -44,6 +45,8 @@ export interface AccountSeed {
   messageId: string;
   /** A remote image the seeded message's HTML shows (extension `messages.image`), named after the tag. */
   imageUrl: string;
+  /** A message held for a moderator (extension `held.*`). */
+  heldId: string;
   userId: string;
   username: string;
 }
@@ -117,6 +120,7 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
   if (!email || !membership) throw new Error('seed contact: expected one address and one membership');
   const imageUrl = `${(await imageHost()).origin}/pixel/${encodeURIComponent(tag)}.gif`;
   const messageId = await sendMessage(server, accountId, tag, list, imageUrl);
+  const heldId = await insertHeldMessage(server.database.db, { accountId, list, tag });
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
   return {
@@ -129,6 +133,7 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     membershipId: idText(membership.id),
     messageId,
     imageUrl,
+    heldId: idText(heldId),
     userId: idText(user.id),
     username,
   };
@@ -266,6 +271,18 @@ export async function prepareCall(
     }
     case 'messages.image':
       return { pathId: seed.messageId, query: { url: seed.imageUrl }, references: false };
+    case 'held.list':
+      return { references: false };
+    case 'held.get':
+      return { pathId: seed.heldId, references: false };
+    case 'held.approve':
+    case 'held.reject':
+    case 'held.discard': {
+      const id = fresh ? await freshHeld(server, seed) : seed.heldId;
+      return { pathId: id, form: name === 'held.reject' ? { reason: `Off topic ${tag}` } : undefined, references: false };
+    }
+    case 'held.bulk':
+      return { form: { action: 'discard', ids: [await freshHeld(server, seed)] }, references: true };
     case 'users.get':
       return { pathId: seed.userId, references: false };
     case 'users.create':
@@ -293,6 +310,10 @@ export async function prepareCall(
       return { pathId: idText(Created.parse(expectSuccess(created, 'create account')).id), references: false };
     }
   }
+}
+
+async function freshHeld(server: TestServer, seed: AccountSeed): Promise<string> {
+  return idText(await insertHeldMessage(server.database.db, { accountId: seed.accountId, list: seed.list, tag: seed.tag }));
 }
 
 /** Other spellings of a seed object's path segment (spec §4.2: an address; §4.6: a username). */

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { PostingDecision } from '../../api/posting-policy/types.ts';
+import type { Database } from '../db/schema.ts';
+import { insertHeld } from '../repositories/held.repository.ts';
+
+/** A message the posting policy held, as the queue keeps it. */
+export interface HeldMail {
+  subject: string;
+  fromPhrase: string;
+  fromAddress: string;
+  messageId: string;
+  headers: readonly { name: string; value: string }[];
+  contentPlain: string;
+  contentHtml: string;
+  /** Bytes as received, headers included. */
+  size: number;
+  /** The message as received; kept for when it is approved. */
+  raw: Buffer;
+}
+
+/**
+ * Puts a held message in the queue with every holding rule that matched (a moderator sees them all,
+ * as in Mailman 3's chain). Answers the held message's id.
+ */
+export function holdMail(
+  db: Kysely<Database>,
+  accountId: number,
+  listId: number,
+  mail: HeldMail,
+  decision: Pick<PostingDecision, 'rule' | 'setting' | 'reason' | 'hits'>,
+  now: Date,
+): Promise<number> {
+  const reasons = decision.hits
+    .filter((hit) => hit.action === 'hold')
+    .map(({ rule, setting, reason }) => ({ rule, setting, reason }));
+  return insertHeld(db, {
+    account_id: accountId,
+    list_id: listId,
+    subject: mail.subject,
+    from_phrase: mail.fromPhrase,
+    from_address: mail.fromAddress,
+    received: Math.floor(now.getTime() / 1000),
+    size: mail.size,
+    message_id: mail.messageId,
+    rule: decision.rule,
+    setting: decision.setting,
+    reason: decision.reason,
+    reasons: JSON.stringify(
+      reasons.length > 0
+        ? reasons
+        : [{ rule: decision.rule, setting: decision.setting, reason: decision.reason }],
+    ),
+    headers: JSON.stringify(mail.headers),
+    content_plain: mail.contentPlain,
+    content_html: mail.contentHtml,
+    raw: mail.raw.toString('base64'),
+  });
+}

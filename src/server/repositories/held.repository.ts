@@ -1,0 +1,133 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, HeldMessagesTable } from '../db/schema.ts';
+import type { HeldRow } from './held.mapper.ts';
+
+/** The account's held messages with their list's name; `listNames` narrows (limit_lists), `list` filters. */
+function heldOf(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+  list?: string,
+) {
+  let query = db
+    .selectFrom('held_messages')
+    .innerJoin('lists', 'lists.id', 'held_messages.list_id')
+    .where('held_messages.account_id', '=', accountId);
+  if (listNames !== null) query = query.where('lists.name', 'in', listNames);
+  if (list !== undefined) query = query.where('lists.name', '=', list);
+  return query;
+}
+
+const SUMMARY = [
+  'held_messages.id',
+  'lists.name as list',
+  'held_messages.list_id',
+  'held_messages.subject',
+  'held_messages.from_phrase',
+  'held_messages.from_address',
+  'held_messages.received',
+  'held_messages.size',
+  'held_messages.message_id',
+  'held_messages.rule',
+  'held_messages.setting',
+  'held_messages.reason',
+  'held_messages.reasons',
+] as const;
+
+const DETAIL = [
+  ...SUMMARY,
+  'held_messages.headers',
+  'held_messages.content_plain',
+  'held_messages.content_html',
+  'held_messages.raw',
+] as const;
+
+export async function countHeld(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+  list?: string,
+): Promise<number> {
+  if (listNames !== null && listNames.length === 0) return 0;
+  const row = await heldOf(db, accountId, listNames, list)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many messages each list holds, for the lists that hold any. */
+export async function countHeldPerList(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+): Promise<{ list: string; count: number }[]> {
+  if (listNames !== null && listNames.length === 0) return [];
+  const rows = await heldOf(db, accountId, listNames)
+    .select((eb) => ['lists.name as list', eb.fn.countAll<number | string>().as('count')])
+    .groupBy('lists.name')
+    .orderBy('lists.name')
+    .execute();
+  return rows.map((row) => ({ list: row.list, count: Number(row.count) }));
+}
+
+/** One page, oldest first: a moderator works through the queue in the order mail arrived. */
+export function pageHeld(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+  page: { offset: number; limit: number; list?: string },
+): Promise<HeldRow[]> {
+  if (listNames !== null && listNames.length === 0) return Promise.resolve([]);
+  return heldOf(db, accountId, listNames, page.list)
+    .select(SUMMARY)
+    .orderBy('held_messages.received', 'asc')
+    .orderBy('held_messages.id', 'asc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export function findHeld(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+  listNames: readonly string[] | null,
+) {
+  if ((listNames !== null && listNames.length === 0) || ids.length === 0)
+    return Promise.resolve([]);
+  return heldOf(db, accountId, listNames)
+    .select(DETAIL)
+    .where('held_messages.id', 'in', ids)
+    .execute();
+}
+
+export async function insertHeld(
+  db: Kysely<Database>,
+  values: Insertable<HeldMessagesTable>,
+): Promise<number> {
+  const row = await db
+    .insertInto('held_messages')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Takes held messages out of the queue; answers the ids it removed, so that two moderators acting
+ * on one message at once act once (the second finds it gone).
+ */
+export async function deleteHeld(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .deleteFrom('held_messages')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}

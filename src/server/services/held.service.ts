@@ -1,0 +1,172 @@
+import type { Kysely } from 'kysely';
+import type {
+  HeldAction,
+  HeldBulk,
+  HeldMessageDetail,
+  HeldOutcome,
+  HeldPage,
+  HeldQuery,
+} from '../../api/schemas/held.ts';
+import { HELD_PAGE_LIMITS } from '../../api/schemas/held.ts';
+import type { Id } from '../../api/primitives.ts';
+import { listLimit, type Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../http/http-error.ts';
+import { acceptMail } from '../mail/accept.ts';
+import { messageIdsIn } from '../mail/archive.ts';
+import type { AccountRow } from '../repositories/accounts.repository.ts';
+import {
+  storedHeaders,
+  toHeldDetail,
+  toHeldMessage,
+  type HeldDetailRow,
+} from '../repositories/held.mapper.ts';
+import {
+  countHeld,
+  countHeldPerList,
+  deleteHeld,
+  findHeld,
+  pageHeld,
+} from '../repositories/held.repository.ts';
+
+/**
+ * The held queue (reference-server extension `held.*`, permission `approval`, spec §2.6). A
+ * limit_lists principal sees and acts on its lists' held messages only (SECURITY.md 33).
+ */
+
+function visibleLists(principal: Principal): string[] | null {
+  const limit = listLimit(principal);
+  return limit && [...limit];
+}
+
+export async function listHeld(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  query: HeldQuery,
+): Promise<HeldPage> {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? HELD_PAGE_LIMITS.default;
+  const lists = visibleLists(principal);
+  const [count, perList] = await Promise.all([
+    countHeld(db, accountId, lists, query.list),
+    countHeldPerList(db, accountId, lists),
+  ]);
+  const offset = (page - 1) * limit;
+  const rows =
+    offset >= count
+      ? []
+      : await pageHeld(db, accountId, lists, { offset, limit, list: query.list });
+  return { count, page, data: rows.map(toHeldMessage), lists: perList };
+}
+
+export async function getHeld(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  idText: string,
+): Promise<HeldMessageDetail> {
+  const id = toId(idText);
+  const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleLists(principal));
+  if (!row) throw notFound('Held message');
+  return toHeldDetail(row);
+}
+
+/** One action on one held message; an id the caller may not see is as absent as a missing one. */
+export async function actOnHeld(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  idText: string,
+  action: HeldAction,
+  reason?: string,
+): Promise<HeldOutcome> {
+  const id = toId(idText);
+  const [row] = id === null ? [] : await findHeld(db, account.id, [id], visibleLists(principal));
+  if (!row) throw notFound('Held message');
+  const [outcome] = await settle(db, account, [row], action, reason);
+  if (!outcome) throw notFound('Held message');
+  return outcome;
+}
+
+/** One action on several held messages, all or none (the route's transaction). */
+export async function actOnHeldBulk(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  input: HeldBulk,
+): Promise<{ results: HeldOutcome[] }> {
+  const ids: number[] = [];
+  for (const value of input.ids) {
+    const id = toId(value);
+    if (id === null) throw badRequest(`ids: no held message ${String(value)}`);
+    if (!ids.includes(id)) ids.push(id);
+  }
+  const rows = await findHeld(db, account.id, ids, visibleLists(principal));
+  const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length > 0) throw badRequest(`ids: no held message ${missing.join(', ')}`);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+  return { results: await settle(db, account, ordered, input.action, input.reason) };
+}
+
+/**
+ * Takes the messages out of the queue and does what the action says: approve archives and sends
+ * (as an accepted message is); reject and discard send nothing to the list. A message another
+ * moderator settled in the meantime is a conflict, so nothing is done twice.
+ */
+async function settle(
+  db: Kysely<Database>,
+  account: AccountRow,
+  rows: HeldDetailRow[],
+  action: HeldAction,
+  _reason: string | undefined,
+): Promise<HeldOutcome[]> {
+  const removed = new Set(
+    await deleteHeld(
+      db,
+      account.id,
+      rows.map((row) => row.id),
+    ),
+  );
+  if (removed.size !== rows.length)
+    throw conflict('A held message was settled by someone else meanwhile');
+  const now = new Date();
+  const outcomes: HeldOutcome[] = [];
+  for (const row of rows) {
+    let message: number | null = null;
+    if (action === 'approve') {
+      const headers = storedHeaders(row);
+      const header = (name: string) =>
+        headers.filter((field) => field.name.toLowerCase() === name).map((field) => field.value);
+      message = await acceptMail(
+        db,
+        account.id,
+        row.list_id,
+        {
+          subject: row.subject,
+          fromPhrase: row.from_phrase,
+          fromAddress: row.from_address,
+          messageId: row.message_id,
+          answers: [
+            ...header('in-reply-to').flatMap((value) => messageIdsIn(value)),
+            ...header('references').flatMap((value) => messageIdsIn(value).reverse()),
+          ],
+          contentPlain: row.content_plain,
+          contentHtml: row.content_html,
+        },
+        now,
+      );
+    }
+    outcomes.push({ id: row.id, action, message });
+  }
+  return outcomes;
+}
+
+/** Service identifiers are positive integers; anything else names no held message. */
+function toId(value: Id): number | null {
+  const text = String(value);
+  if (!/^\d{1,15}$/.test(text)) return null;
+  const id = Number(text);
+  return id > 0 && id <= 2_147_483_647 ? id : null;
+}
