@@ -1,6 +1,6 @@
 import '../messages.css';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -11,6 +11,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
+import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
 import { downloadText } from '../../../lib/csv.ts';
@@ -56,7 +57,6 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const searchId = useId();
 
   const [selected, setSelected] = useState<ReadonlyMap<string, Message>>(new Map());
-  const [current, setCurrent] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [confirmBulk, setConfirmBulk] = useState(false);
   const [job, setJob] = useState<Job<Message> | null>(null);
@@ -91,37 +91,18 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const lists = [
     ...new Set([...(visible?.lists ?? []), ...(state.list === null ? [] : [state.list])]),
   ].sort();
-  const currentMessage = rows.find((message) => messageKey(message) === current) ?? null;
-
-  /** Puts the triage cursor on a row and the focus on its link. */
-  const focusRow = (message: Message) => {
-    setCurrent(messageKey(message));
-    tableRef.current
-      ?.querySelector<HTMLElement>(`[data-message-link="${CSS.escape(messageKey(message))}"]`)
-      ?.focus();
-  };
-  /**
-   * The row triage goes on with once the delete dialog has closed: closing a modal dialog gives
-   * the focus back to what opened it, so focusing any earlier (even a frame later) is undone.
-   */
-  const focusAfterDelete = useRef<Message | null>(null);
-  useEffect(() => {
-    // The dialog's own effect (a child's) has closed it by now.
-    if (deleting !== null || !focusAfterDelete.current) return;
-    focusRow(focusAfterDelete.current);
-    focusAfterDelete.current = null;
+  // Paused while the delete dialog is open: triage goes on once it has closed.
+  const cursor = useTriageCursor({
+    rows,
+    keyOf: messageKey,
+    container: tableRef,
+    paused: deleting !== null,
   });
-  /** Moves the triage cursor by `step` rows; from nowhere, `j` starts at the top, `k` at the end. */
-  const move = (step: number) => {
-    const index = rows.findIndex((message) => messageKey(message) === current);
-    const target = index === -1 ? (step > 0 ? 0 : rows.length - 1) : index + step;
-    const next = rows[Math.min(rows.length - 1, Math.max(0, target))];
-    if (next) focusRow(next);
-  };
+  const currentMessage = cursor.currentItem;
 
   usePageShortcuts([
-    { keys: ['j'], description: 'Next message', run: () => move(1) },
-    { keys: ['k'], description: 'Previous message', run: () => move(-1) },
+    { keys: ['j'], description: 'Next message', run: () => cursor.move(1) },
+    { keys: ['k'], description: 'Previous message', run: () => cursor.move(-1) },
     {
       keys: ['Enter'],
       description: 'Open the message',
@@ -275,8 +256,8 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
               selected={new Set(selected.keys())}
               onToggle={(message, on) => toggle([message], on)}
               onToggleAll={(on) => toggle(rows, on)}
-              current={current}
-              onCurrent={setCurrent}
+              current={cursor.current}
+              onCurrent={cursor.setCurrent}
               search={search}
             />
           </TableScroll>
@@ -291,10 +272,8 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         onDeleted={() => {
           if (!deleting) return;
           // Triage goes on with the next row (or the previous one at the end).
-          const index = rows.findIndex((m) => messageKey(m) === messageKey(deleting));
-          const neighbour = rows[index + 1] ?? rows[index - 1];
           toggle([deleting], false);
-          focusAfterDelete.current = neighbour ?? null;
+          cursor.focusSoon(cursor.after([deleting]));
           setDeleting(null);
         }}
       />

@@ -2,6 +2,7 @@ import type { CSSProperties, Ref } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+// Its links carry lib/use-triage-cursor.ts's TRIAGE_LINK (`data-triage-link`).
 import { sentAt, subjectOf } from '../lib/format.ts';
 import type { ThreadGroup } from '../lib/threads.ts';
 
@@ -90,7 +91,7 @@ export function MessagesTable({
                       <span className="visually-hidden">Reply: </span>
                     </span>
                   )}
-                  <Link to={{ pathname: encodeURIComponent(key), search }} data-message-link={key}>
+                  <Link to={{ pathname: encodeURIComponent(key), search }} data-triage-link={key}>
                     {subject}
                   </Link>
                 </td>
