@@ -7,6 +7,10 @@ import { XSS_HTML, trapXss } from './fixtures/xss-corpus.ts';
 
 /** Issue 18 item 3: the Held page for moderators. */
 
+// Each test arranges an account, two lists and six held messages through the CLI and the
+// database before it signs in: time for a loaded machine.
+test.describe.configure({ timeout: 180_000 });
+
 const table = (page: Page) => page.getByRole('table');
 const subjects = (page: Page) => table(page).locator('tbody [data-triage-link]');
 const status = (page: Page) =>
@@ -36,8 +40,8 @@ test('held messages: counts per list, reasons, the sanitized frame; approved, re
   page,
   server,
 }) => {
-  // Many steps, each a request: time for a loaded machine.
-  test.setTimeout(180_000);
+  // Many steps, each a request.
+  test.setTimeout(240_000);
   const account = await heldAccount(server, 'held');
   const trap = trapXss(page);
   await signInWithKey(page, account.key, { path: '/held' });
