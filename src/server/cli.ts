@@ -8,6 +8,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
+import { startMail } from './mail/mail-service.ts';
 import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
@@ -203,7 +204,13 @@ async function serve(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const app = await buildApp({ config, database });
+  // Errors of the mail worker are logged without their details' secrets (SECURITY.md 39): a
+  // message only, never the transport's options.
+  const mail = await startMail(config, database.db, {
+    onError: (error) => app.log.error({ mail: error instanceof Error ? error.message : String(error) }, 'mail'),
+  });
   const shutdown = async () => {
+    await mail.close();
     await app.close();
     await database.close();
     process.exit(0);
@@ -230,7 +237,14 @@ async function serve(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   if (publicDashboard && config.port === 0 && !config.publicUrl)
     await registerDashboard(new URL(address).port === '' ? 80 : Number(new URL(address).port));
-  console.log(JSON.stringify({ listening: address, database: database.dialect }));
+  console.log(
+    JSON.stringify({
+      listening: address,
+      database: database.dialect,
+      smtp_in: mail.smtpPort,
+      mail_out: mail.deliversTo,
+    }),
+  );
 }
 
 

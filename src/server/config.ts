@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 
@@ -35,6 +36,26 @@ const Env = z.object({
    * clients confidential only (src/server/http/spec-only.ts lists them).
    */
   EXTENSIONS: z.enum(['on', 'off']).default('on'),
+  /** Mail in (README "Mail"): the SMTP listener's port; unset: no listener. 0: any free port. */
+  SMTP_IN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_IN_HOST: z.string().min(1).optional(),
+  /** The largest message the listener takes, in bytes. */
+  SMTP_IN_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** Mail out: the relay, smtp:// or smtps:// with credentials; unset: DATA_DIR/outbox-sink/. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Optional DKIM signing of what goes out: all three, or none. */
+  DKIM_DOMAIN: z.string().optional(),
+  DKIM_SELECTOR: z.string().optional(),
+  /** The PEM key itself, or a path to it. */
+  DKIM_PRIVATE_KEY: z.string().optional(),
+  /** Recipients per SMTP transaction. */
+  MAIL_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  /** How often digests go out; a day by default (spec §2.3 "daily digest"). */
+  DIGEST_INTERVAL_SECONDS: z.coerce.number().int().positive().default(86_400),
 });
 
 export interface ServerConfig {
@@ -51,6 +72,18 @@ export interface ServerConfig {
   imageProxyAllowPrivate: boolean;
   /** EXTENSIONS: false offers exactly spec v2. */
   extensions: boolean;
+  mail: MailConfig;
+}
+
+/** Mail in and out (issue 18). Credentials in `smtpUrl` and the DKIM key never reach a log (SECURITY.md 39). */
+export interface MailConfig {
+  smtpInPort: number | null;
+  smtpInHost: string;
+  smtpInMaxBytes: number;
+  smtpUrl: string | undefined;
+  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+  batchSize: number;
+  digestIntervalSeconds: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -73,5 +106,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: e.LOG_LEVEL,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE === '1',
     extensions: e.EXTENSIONS === 'on',
+    mail: {
+      smtpInPort: e.SMTP_IN_PORT ?? null,
+      smtpInHost: e.SMTP_IN_HOST ?? e.HOST,
+      smtpInMaxBytes: e.SMTP_IN_MAX_BYTES,
+      smtpUrl: e.SMTP_URL,
+      dkim: dkimOf(e),
+      batchSize: e.MAIL_BATCH_SIZE,
+      digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
+    },
   };
+}
+
+function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
+  const given = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY].filter(Boolean).length;
+  if (given === 0) return null;
+  if (given !== 3 || !e.DKIM_DOMAIN || !e.DKIM_SELECTOR || !e.DKIM_PRIVATE_KEY)
+    throw new Error('Invalid configuration: DKIM needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY');
+  const key = e.DKIM_PRIVATE_KEY.includes('-----BEGIN')
+    ? e.DKIM_PRIVATE_KEY
+    : fs.readFileSync(e.DKIM_PRIVATE_KEY, 'utf8');
+  return { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKey: key };
 }

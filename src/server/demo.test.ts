@@ -7,6 +7,7 @@ import { ContactPage } from '../api/schemas/contact.ts';
 import { List } from '../api/schemas/list.ts';
 import { MessagePage } from '../api/schemas/message.ts';
 import { verifyPassword } from './auth/keys.ts';
+import { HeldPage } from '../api/schemas/held.ts';
 import { DEMO_ADMINISTRATOR, runDemo, type DemoResult } from './demo/demo.ts';
 import { demoPerson, DEMO_FIELDS } from './demo/demo-data.ts';
 import { searchTextOf } from './repositories/contacts.mapper.ts';
@@ -35,6 +36,7 @@ const TABLES = [
   'memberships',
   'messages',
   'outbox',
+  'held_messages',
 ] as const;
 
 async function counts(server: TestServer): Promise<Record<string, number>> {
@@ -98,6 +100,15 @@ describeEachDialect('listkeeper demo', (dialect) => {
       people: expect.any(Array) as unknown,
     });
     expect(first.administrator.password.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('posts mail through the pipeline, so the held queue has messages held by several rules', async () => {
+    const held = await server.request('GET', '/api/2/held/', { key: first.account_key });
+    expect(held.status, held.body).toBe(200);
+    const page = HeldPage.parse(held.json);
+    expect(page.count).toBeGreaterThanOrEqual(3);
+    expect(new Set(page.data.map((message) => message.rule)).size).toBeGreaterThanOrEqual(3);
+    expect(page.data.map((message) => message.rule)).toContain('taboo-body');
   });
 
   it('builds one group of two accounts, each with lists, administrators and (for the demo) N contacts', async () => {
@@ -254,7 +265,9 @@ describeEachDialect('listkeeper demo', (dialect) => {
       ]) as unknown,
     );
     const moderator = users.find((u) => u.username === 'moderator@demo.example');
-    expect(moderator?.permissions).toEqual(expect.arrayContaining(['approval', 'messages', 'limit_lists']));
+    expect(moderator?.permissions).toEqual(
+      expect.arrayContaining(['approval', 'messages', 'limit_lists']),
+    );
     expect(moderator?.limit_lists).toEqual(['announcements', 'community']);
     const listAdmin = users.find((u) => u.username === 'community-admin@demo.example');
     expect(listAdmin?.permissions).toContain('limit_lists');
@@ -283,7 +296,9 @@ describeEachDialect('listkeeper demo', (dialect) => {
     );
     for (const person of first.people) {
       expect(person.role.length).toBeGreaterThan(10);
-      expect(await verifyPassword(person.password, await passwordHashOf(server, person.username))).toBe(true);
+      expect(
+        await verifyPassword(person.password, await passwordHashOf(server, person.username)),
+      ).toBe(true);
     }
     expect(first.people.find((p) => p.username === 'operator@demo.example')?.account).toBeNull();
   });
@@ -376,17 +391,27 @@ describeEachDialect('listkeeper demo', (dialect) => {
     expect(added.status).toBe(200);
     expect(await search('quartzfield')).toBe(1);
     if (dialect === 'sqlite') {
-      await sql`insert into contacts_fts(contacts_fts) values ('integrity-check')`.execute(server.database.db);
+      await sql`insert into contacts_fts(contacts_fts) values ('integrity-check')`.execute(
+        server.database.db,
+      );
     }
   });
 
-  it.runIf(dialect === 'postgres')('leaves PostgreSQL planner statistics of the tables it filled', async () => {
-    const analyzed = await sql<{ relname: string }>`select relname from pg_stat_user_tables
+  it.runIf(dialect === 'postgres')(
+    'leaves PostgreSQL planner statistics of the tables it filled',
+    async () => {
+      const analyzed = await sql<{ relname: string }>`select relname from pg_stat_user_tables
       where last_analyze is not null and relname in ('contacts', 'emails', 'memberships', 'contact_values')`.execute(
-      server.database.db,
-    );
-    expect(analyzed.rows.map((row) => row.relname).sort()).toEqual(['contact_values', 'contacts', 'emails', 'memberships']);
-  });
+        server.database.db,
+      );
+      expect(analyzed.rows.map((row) => row.relname).sort()).toEqual([
+        'contact_values',
+        'contacts',
+        'emails',
+        'memberships',
+      ]);
+    },
+  );
 
   it('refuses a --contacts that is no whole number in range', async () => {
     for (const value of ['-1', 'many', '1.5', '2000000']) {

@@ -11,6 +11,7 @@ import { contactsFtsExact } from './migrations/2026-11-21T0400-contacts-fts-exac
 import { contactCounts } from './migrations/2026-11-21T0410-contact-counts.ts';
 import { contactDocuments } from './migrations/2026-11-21T0500-contact-documents.ts';
 import { heldMessages } from './migrations/2026-11-25T0000-held-messages.ts';
+import { mailOutbox } from './migrations/2026-11-25T0100-mail-outbox.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -25,6 +26,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-21T0410-contact-counts': contactCounts(dialect),
     '2026-11-21T0500-contact-documents': contactDocuments(dialect),
     '2026-11-25T0000-held-messages': heldMessages(dialect),
+    '2026-11-25T0100-mail-outbox': mailOutbox(dialect),
   };
 }
 

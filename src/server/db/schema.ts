@@ -19,6 +19,8 @@ export interface Database {
   lists: ListsTable;
   memberships: MembershipsTable;
   messages: MessagesTable;
+  message_sources: MessageSourcesTable;
+  notices: NoticesTable;
   outbox: OutboxTable;
   rate_counters: RateCountersTable;
 }
@@ -187,8 +189,37 @@ export interface OutboxTable {
   message_id: number;
   email_id: number;
   address: string;
+  /** pending → sending (claimed for `batch`) → sent; `digest` waits for the digest; `failed` gave up. */
   status: Generated<string>;
   created: string;
+  attempts: Generated<number>;
+  /** Unix ms before which a retry waits. */
+  next_attempt: Generated<number>;
+  /** The SMTP transaction the row was claimed for (migration 2026-11-25T0100). */
+  batch: string | null;
+}
+
+/** A single mail that is not a list post: hold, reject, moderator and welcome notices. */
+export interface NoticesTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  from_address: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  /** The list it concerns (its List-Id and X-Loop), if any. */
+  list_address: string | null;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt: Generated<number>;
+  created: string;
+}
+
+/** The message as received by SMTP (base64), for its attachments on the way out. */
+export interface MessageSourcesTable {
+  message_id: number;
+  raw: string;
 }
 
 export interface RateCountersTable {

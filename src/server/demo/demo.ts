@@ -40,6 +40,7 @@ import { API_PERSON } from '../repositories/users.mapper.ts';
 import { usernameTaken } from '../repositories/users.repository.ts';
 import { createCustomField, listCustomFields } from '../services/custom-fields.service.ts';
 import { MESSAGE_ID_DOMAIN } from '../services/messages.service.ts';
+import { seedDemoMail } from './demo-mail.ts';
 import { plainToHtml } from '../../api/message-content.ts';
 import {
   DEFAULT_MAX_CONTACTS,
@@ -346,6 +347,8 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
       people,
     };
   });
+  // Mail through the pipeline (its own transactions), so the held queue is not empty.
+  for (const plan of plans(contacts)) await seedDemoMail(database.db, plan.domain);
   // PostgreSQL plans a bulk-loaded table from no statistics until autovacuum's next pass (it then
   // scanned 100k contacts for a search its trigram index answers in a third of the time).
   await refreshPlannerStatistics(database.db);

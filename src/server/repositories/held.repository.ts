@@ -131,3 +131,18 @@ export async function deleteHeld(
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** Whether a message with this Message-ID is held in the account. */
+export async function heldMessageExists(
+  db: Kysely<Database>,
+  accountId: number,
+  messageId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('held_messages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('message_id', '=', messageId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

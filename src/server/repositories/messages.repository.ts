@@ -106,7 +106,7 @@ export async function setThread(db: Kysely<Database>, id: number, threadId: numb
 
 /**
  * One pending delivery per member address of the list, paused addresses skipped, in one statement
- * whatever the list's size. Delivery itself is a later issue.
+ * whatever the list's size; the outbox worker (mail/outbox.ts) sends them.
  */
 export async function queueDeliveries(
   db: Kysely<Database>,
@@ -125,7 +125,15 @@ export async function queueDeliveries(
           eb.cast<number>(eb.val(input.messageId), 'integer').as('message_id'),
           'emails.id as email_id',
           'emails.email as address',
-          eb.cast<string>(eb.val('pending'), 'text').as('status'),
+          // Spec §2.3: the membership's digest overrides the address's; digest members wait
+          // for the daily digest (mail/digest.ts) instead of a delivery of their own.
+          eb
+            .case()
+            .when(eb.fn.coalesce('memberships.digest', 'emails.digest'), '=', 1)
+            .then(eb.cast<string>(eb.val('digest'), 'text'))
+            .else(eb.cast<string>(eb.val('pending'), 'text'))
+            .end()
+            .as('status'),
           eb.cast<string>(eb.val(input.created), 'text').as('created'),
         ])
         .where('memberships.list_id', '=', input.listId)

@@ -1,5 +1,6 @@
 import { compileUserRegex, type UserRegex } from '../../api/user-regex.ts';
 import type { Kysely } from 'kysely';
+import { welcomeNewMember } from '../mail/welcome.ts';
 import { PAGE_LIMITS } from '../../api/constants.ts';
 import type {
   Contact,
@@ -509,6 +510,7 @@ async function createNewContact(
         digest: null,
       })),
     );
+    await welcomeNewMember(db, account, row.id, listNames.map((name) => found.get(name) as number));
     await writeValues(db, row.id, values);
     const [contact] = await present(db, account, principal, [await reload(db, account.id, row.id)], fields);
     await refreshContactDocument(db, account, row.id);
@@ -709,6 +711,7 @@ async function replaceMemberships(
       digest: null,
     })),
   );
+  await welcomeNewMember(db, account, contact.row.id, added.map((name) => found.get(name) as number));
 }
 
 /** Spec §4.1 delete: the contact's addresses, memberships and custom values go with it. */

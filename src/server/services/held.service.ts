@@ -12,7 +12,13 @@ import type { Id } from '../../api/primitives.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/http-error.ts';
+import { automatedMarker } from '../../api/posting-policy/message.ts';
 import { acceptMail } from '../mail/accept.ts';
+import { listAddressOf } from '../mail/list-address.ts';
+import { queueSenderNotice } from '../mail/notices.ts';
+import { findListByName } from '../repositories/lists.repository.ts';
+import { settingsOf } from '../repositories/lists.mapper.ts';
+import { saveSource } from '../repositories/outbox.repository.ts';
 import { messageIdsIn } from '../mail/archive.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import {
@@ -120,7 +126,7 @@ async function settle(
   account: AccountRow,
   rows: HeldDetailRow[],
   action: HeldAction,
-  _reason: string | undefined,
+  reason: string | undefined,
 ): Promise<HeldOutcome[]> {
   const removed = new Set(
     await deleteHeld(
@@ -158,9 +164,46 @@ async function settle(
         now,
       );
     }
+    if (message !== null && row.raw !== '')
+      await saveSource(db, message, Buffer.from(row.raw, 'base64'));
+    if (action === 'reject') await tellRejected(db, account, row, reason);
     outcomes.push({ id: row.id, action, message });
   }
   return outcomes;
+}
+
+/**
+ * A rejected message's sender gets the list's reject message (spec §2.4, with the moderator's
+ * reason) when the list sends reject messages or the moderator gave a reason; never a program
+ * (RFC 3834: no answer to automated mail).
+ */
+async function tellRejected(
+  db: Kysely<Database>,
+  account: AccountRow,
+  row: HeldDetailRow,
+  reason: string | undefined,
+): Promise<void> {
+  const list = await findListByName(db, account.id, row.list);
+  if (!list) return;
+  const settings = settingsOf(list);
+  if (!settings.send_reject_message && !reason) return;
+  const automated = automatedMarker({
+    from: { address: row.from_address },
+    subject: row.subject,
+    headers: storedHeaders(row),
+    body: '',
+    size: 0,
+  });
+  if (automated !== null) return;
+  await queueSenderNotice(
+    db,
+    account.id,
+    { name: list.name, address: listAddressOf(list.name, account.domain), settings },
+    'reject',
+    row.from_address,
+    row.subject,
+    reason,
+  );
 }
 
 /** Service identifiers are positive integers; anything else names no held message. */

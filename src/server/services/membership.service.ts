@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { welcomeNewMember } from '../mail/welcome.ts';
 import type {
   Membership,
   MembershipCreate,
@@ -82,6 +83,7 @@ export async function createMembership(
       },
     ]);
     await refreshContactDocument(db, account, contact.id);
+    await welcomeNewMember(db, account, contact.id, [list.id]);
     return present(account, {
       ...(row as MembershipDetailRow),
       list_name: list.name,

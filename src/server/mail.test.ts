@@ -1,0 +1,230 @@
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HeldMessageDetail, HeldOutcome, HeldPage } from '../api/schemas/held.ts';
+import { MessagePage } from '../api/schemas/message.ts';
+import { loadConfig } from './config.ts';
+import { OutboxWorker } from './mail/outbox.ts';
+import { startSmtpIn } from './mail/smtp-in.ts';
+import { smtpTransport } from './mail/transport.ts';
+import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
+import { startSmtpSink } from './test/smtp-sink.ts';
+
+/**
+ * Issue 18 items 2, 4, 6: mail in by real SMTP, the posting policy, the held queue, and mail out
+ * through a real SMTP relay (a sink on a loopback port). SECURITY.md 35–37.
+ */
+describeEachDialect('mail in and out', (dialect) => {
+  let server: TestServer;
+  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+  let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
+  let worker: OutboxWorker;
+  let client: ReturnType<typeof nodemailer.createTransport>;
+  const domain = 'acme.example';
+  const members = ['ann@members.example', 'bob@members.example'];
+
+  async function createList(name: string, settings: Record<string, unknown>): Promise<void> {
+    const created = await server.request('POST', '/api/2/lists/', { form: { name, ...settings } });
+    expect(created.status, created.body).toBe(200);
+  }
+
+  async function send(
+    to: string,
+    subject: string,
+    text: string,
+    headers: Record<string, string> = {},
+    from = 'carol@outside.example',
+  ): Promise<unknown> {
+    return client.sendMail({ from, to, subject, text, headers }) as Promise<unknown>;
+  }
+
+  const heldPage = async () =>
+    HeldPage.parse((await server.request('GET', '/api/2/held/', { query: { limit: 100 } })).json);
+  const archive = async () =>
+    MessagePage.parse(
+      (await server.request('GET', '/api/2/messages/', { query: { limit: 100 } })).json,
+    );
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    await server.database.db
+      .updateTable('accounts')
+      .set({ domain })
+      .where('id', '=', server.account.id)
+      .execute();
+    sink = await startSmtpSink();
+    const config = loadConfig({ SMTP_URL: sink.url });
+    worker = new OutboxWorker({
+      db: server.database.db,
+      transport: smtpTransport({ ...config.mail, smtpUrl: sink.url }),
+      batchSize: 50,
+    });
+    smtpIn = await startSmtpIn({
+      db: server.database.db,
+      host: '127.0.0.1',
+      port: 0,
+      maxBytes: 200_000,
+    });
+    client = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: smtpIn.port,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await createList('moderated', {
+      moderate: 1,
+      subject_prefix: '[moderated]',
+      message_footer: 'You are on the moderated list.',
+      message_footer_html: '<p>HTML footer of moderated</p>',
+      send_hold_message: true,
+    });
+    await createList('taboo', { taboo_body: ['forbidden\\s+word'] });
+    await createList('restricted', {
+      moderate: 6,
+      restrict_post_lists: ['restricted'],
+      message_rejections: 2,
+      send_reject_message: true,
+      reject_message: 'No posting to $LISTNAME about "$SUBJECT".',
+    });
+    const contact = await server.request('POST', '/api/2/contacts/', {
+      form: { emails: members, lists: ['moderated', 'restricted'] },
+    });
+    expect(contact.status, contact.body).toBe(200);
+  });
+  afterAll(async () => {
+    client.close();
+    await smtpIn.close();
+    await worker.stop();
+    await sink.close();
+    await server.close();
+  });
+
+  it('holds a message to a moderated list, and approval sends it out with prefix and footer and archives it', async () => {
+    await send(`moderated@${domain}`, 'Meeting on Friday', 'See you there.');
+    const held = (await heldPage()).data.find((h) => h.subject === 'Meeting on Friday');
+    expect(held).toMatchObject({
+      list: 'moderated',
+      rule: 'hold-all',
+      from_address: 'carol@outside.example',
+    });
+    const detail = HeldMessageDetail.parse(
+      (await server.request('GET', `/api/2/held/${String(held?.id)}/`)).json,
+    );
+    expect(detail.content_plain).toContain('See you there.');
+    await worker.drainAll();
+    // The sender was told it is held (send_hold_message), the members got nothing yet.
+    const holdNotice = sink.mails.find((m) => m.to.includes('carol@outside.example'));
+    expect(holdNotice?.parsed.subject).toContain('held');
+    expect(holdNotice?.parsed.headers.get('auto-submitted')).toBe('auto-replied');
+    expect(sink.mails.some((m) => m.to.includes(members[0] ?? ''))).toBe(false);
+
+    const approved = await server.request('POST', `/api/2/held/${String(held?.id)}/approve/`);
+    const outcome = HeldOutcome.parse(approved.json);
+    await worker.drainAll();
+    const delivered = sink.mails.filter(
+      (m) => m.parsed.subject === '[moderated] Meeting on Friday',
+    );
+    expect(delivered.flatMap((m) => m.to).sort()).toEqual([...members].sort());
+    const mail = delivered[0];
+    expect(mail?.parsed.text).toContain('See you there.');
+    expect(mail?.parsed.text).toContain('You are on the moderated list.');
+    expect(mail?.parsed.html).toContain('HTML footer of moderated');
+    expect(mail?.raw.toString()).toMatch(new RegExp(`^List-Id: <moderated\\.${domain}>\r$`, 'im'));
+    expect(mail?.raw.toString()).toMatch(
+      new RegExp(`^List-Post: <mailto:moderated@${domain}>\r$`, 'im'),
+    );
+    expect(mail?.from).toBe(`moderated-bounces@${domain}`);
+    expect((await archive()).data.find((m) => m.id === outcome.message)).toMatchObject({
+      subject: 'Meeting on Friday',
+      list: 'moderated',
+    });
+  });
+
+  it('holds a taboo match naming the rule and the pattern', async () => {
+    await send(`taboo@${domain}`, 'Harmless subject', 'This has a forbidden   word in it.');
+    const held = (await heldPage()).data.find((h) => h.subject === 'Harmless subject');
+    expect(held).toMatchObject({ list: 'taboo', rule: 'taboo-body', setting: 'taboo_body[0]' });
+    expect(held?.reason).toContain('forbidden');
+  });
+
+  it('answers a non-member of a restricted list with the reject message, and archives nothing', async () => {
+    const before = sink.mails.length;
+    await send(`restricted@${domain}`, 'Buy now', 'Offer inside.', {}, 'spammer@outside.example');
+    await worker.drainAll();
+    const notices = sink.mails
+      .slice(before)
+      .filter((m) => m.to.includes('spammer@outside.example'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.parsed.text).toContain(
+      `No posting to restricted@${domain} about "Buy now".`,
+    );
+    expect((await archive()).data.map((m) => m.subject)).not.toContain('Buy now');
+    expect((await heldPage()).data.map((h) => h.subject)).not.toContain('Buy now');
+  });
+
+  it('accepts a member of a restricted list: archived and sent to every member', async () => {
+    const before = sink.mails.length;
+    await send(`restricted@${domain}`, 'Member news', 'From a member.', {}, members[1]);
+    await worker.drainAll();
+    const sent = sink.mails.slice(before).filter((m) => m.parsed.subject === 'Member news');
+    expect(sent.flatMap((m) => m.to).sort()).toEqual([...members].sort());
+    expect((await archive()).data.map((m) => m.subject)).toContain('Member news');
+  });
+
+  it('is no relay: refuses at RCPT any address that is not a list of the account’s domain', async () => {
+    for (const to of ['someone@elsewhere.example', `nolist@${domain}`, 'moderated@other.example']) {
+      const refused = await send(to, 'Relay me', 'Please.').then(
+        () => null,
+        (error: unknown) => error as { responseCode?: number },
+      );
+      expect(refused?.responseCode, to).toBe(550);
+    }
+  });
+
+  it('drops the list’s own mail coming back (List-Id, X-Loop) without answering it', async () => {
+    const before = sink.mails.length;
+    const heldBefore = (await heldPage()).count;
+    await send(`moderated@${domain}`, 'Looped', 'Again.', { 'X-Loop': `moderated@${domain}` });
+    await send(`moderated@${domain}`, 'Looped by List-Id', 'Again.', {
+      'List-Id': `Moderated <moderated.${domain}>`,
+    });
+    await worker.drainAll();
+    expect(sink.mails.length).toBe(before);
+    expect((await heldPage()).count).toBe(heldBefore);
+    expect((await archive()).data.map((m) => m.subject)).not.toContain('Looped');
+  });
+
+  it('never answers an auto-reply: held by hold_automated, the sender not told', async () => {
+    const before = sink.mails.length;
+    await send(
+      `taboo@${domain}`,
+      'Out of office',
+      'I am away.',
+      { 'Auto-Submitted': 'auto-replied' },
+      'robot@outside.example',
+    );
+    await worker.drainAll();
+    expect((await heldPage()).data.find((h) => h.subject === 'Out of office')).toMatchObject({
+      rule: 'automated',
+    });
+    expect(sink.mails.slice(before).some((m) => m.to.includes('robot@outside.example'))).toBe(
+      false,
+    );
+  });
+
+  describe('threading', () => {
+    it('threads a reply by In-Reply-To under the archived message', async () => {
+      await send(`restricted@${domain}`, 'Thread start', 'First.', {}, members[0]);
+      const parent = (await archive()).data.find((m) => m.subject === 'Thread start');
+      await client.sendMail({
+        from: members[1],
+        to: `restricted@${domain}`,
+        subject: 'Re: Thread start',
+        text: 'Second.',
+        inReplyTo: parent?.message_id,
+        references: parent?.message_id,
+      });
+      const reply = (await archive()).data.find((m) => m.subject === 'Re: Thread start');
+      expect(reply).toMatchObject({ parent: parent?.id, thread_id: parent?.thread_id });
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { queueDigests } from './digest.ts';
+import { OutboxWorker } from './outbox.ts';
+import { startSmtpIn, type Received } from './smtp-in.ts';
+import { createTransport } from './transport.ts';
+
+export interface MailService {
+  worker: OutboxWorker;
+  /** The SMTP listener's port, or null when SMTP_IN_PORT is unset. */
+  smtpPort: number | null;
+  /** "smtp", or the sink folder when SMTP_URL is unset. */
+  deliversTo: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Mail for `listkeeper serve` (issue 18): the outbox worker always (API posts go out too), the
+ * SMTP listener when SMTP_IN_PORT is set, and the daily digest on a timer.
+ */
+export async function startMail(
+  config: ServerConfig,
+  db: Kysely<Database>,
+  hooks: { onError?: (error: unknown) => void; onReceived?: (received: Received) => void } = {},
+): Promise<MailService> {
+  const transport = createTransport(config.mail, config.dataDir);
+  const worker = new OutboxWorker({
+    db,
+    transport,
+    batchSize: config.mail.batchSize,
+    onError: hooks.onError,
+  });
+  worker.start();
+  const smtp =
+    config.mail.smtpInPort === null
+      ? null
+      : await startSmtpIn({
+          db,
+          host: config.mail.smtpInHost,
+          port: config.mail.smtpInPort,
+          maxBytes: config.mail.smtpInMaxBytes,
+          onError: hooks.onError,
+          onReceived: (received) => {
+            worker.nudge();
+            hooks.onReceived?.(received);
+          },
+        });
+  const digest = setInterval(() => {
+    queueDigests(db).then(
+      (count) => count > 0 && worker.nudge(),
+      (error: unknown) => hooks.onError?.(error),
+    );
+  }, config.mail.digestIntervalSeconds * 1000);
+  digest.unref();
+  return {
+    worker,
+    smtpPort: smtp?.port ?? null,
+    deliversTo: transport.description,
+    async close() {
+      clearInterval(digest);
+      await smtp?.close();
+      await worker.stop();
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import { senderNotice } from '../../api/posting-policy/notice.ts';
+import type { Database } from '../db/schema.ts';
+import { approvalRecipients, insertNotices } from '../repositories/notices.repository.ts';
+import type { MailingList } from './render.ts';
+
+/**
+ * The single mails the pipeline and the held queue queue (in the caller's transaction, so a notice
+ * goes out exactly when what it tells of happened): sent by the outbox worker.
+ */
+
+function row(
+  accountId: number,
+  kind: string,
+  list: Pick<MailingList, 'address'>,
+  to: string,
+  subject: string,
+  body: string,
+) {
+  return {
+    account_id: accountId,
+    kind,
+    from_address: list.address,
+    to_address: to,
+    subject,
+    body,
+    list_address: list.address,
+    created: new Date().toISOString(),
+  };
+}
+
+/**
+ * Spec §2.4 hold_message / reject_message to the sender, $SUBJECT and $LISTNAME filled. A
+ * moderator's reason for a rejection follows the list's message.
+ */
+export async function queueSenderNotice(
+  db: Kysely<Database>,
+  accountId: number,
+  list: MailingList,
+  kind: 'hold' | 'reject',
+  to: string,
+  subject: string,
+  reason?: string,
+): Promise<void> {
+  if (to === '') return;
+  const notice = senderNotice(kind, list.settings, { subject, listAddress: list.address });
+  const body = reason ? `${notice.body}\n\n${reason}` : notice.body;
+  await insertNotices(db, [row(accountId, kind, list, to, notice.subject, body)]);
+}
+
+/**
+ * Spec §2.4 notify_approval: the list manager hears of a held message: the list's `moderator`
+ * when set, else the account's administrators who take approval notices (§2.6 notifications).
+ */
+export async function queueModeratorNotice(
+  db: Kysely<Database>,
+  accountId: number,
+  list: MailingList,
+  held: { id: number; subject: string; from: string; reason: string },
+): Promise<void> {
+  const moderator = list.settings.moderator.trim();
+  const recipients = moderator.includes('@')
+    ? [moderator]
+    : await approvalRecipients(db, accountId);
+  const subject = `A message to ${list.address} is held for approval`;
+  const body = [
+    `A message to ${list.address} is waiting for a moderator.`,
+    '',
+    `From: ${held.from}`,
+    `Subject: ${held.subject}`,
+    `Why: ${held.reason}`,
+    '',
+    `Review it on the Held page of the dashboard (held message ${held.id}).`,
+  ].join('\n');
+  await insertNotices(
+    db,
+    recipients.map((to) => row(accountId, 'moderator', list, to, subject, body)),
+  );
+}
+
+/** Spec §2.4 welcome_message: sent to a new member's addresses when the list has one. */
+export async function queueWelcome(
+  db: Kysely<Database>,
+  accountId: number,
+  list: MailingList,
+  addresses: readonly string[],
+): Promise<void> {
+  const body = list.settings.welcome_message;
+  if (body.trim() === '') return;
+  const subject = list.settings.welcome_message_subject || `Welcome to ${list.address}`;
+  await insertNotices(
+    db,
+    addresses.map((to) =>
+      row(accountId, 'welcome', list, to, subject.replace(/[\r\n]+/g, ' '), body),
+    ),
+  );
+}

@@ -1,0 +1,219 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { settingsOf } from '../repositories/lists.mapper.ts';
+import {
+  inFlightNotices,
+  claimNotice,
+  markNoticeFailed,
+  markNoticeSent,
+  type NoticeRow,
+} from '../repositories/notices.repository.ts';
+import {
+  batchAttempts,
+  claimBatch,
+  findPostForDelivery,
+  inFlightBatches,
+  markBatchFailed,
+  markBatchSent,
+  type ClaimedDelivery,
+} from '../repositories/outbox.repository.ts';
+import { listAddressOf } from './list-address.ts';
+import { bounceAddress, renderNotice, renderPost, type MailingList } from './render.ts';
+import type { MailTransport } from './transport.ts';
+
+/** Retries wait 1 min, 2, 4, … up to 6 h; after 12 attempts (about a day and a half) the row fails. */
+const MAX_ATTEMPTS = 12;
+export function retryDelayMs(attempts: number): number {
+  return Math.min(60_000 * 2 ** attempts, 6 * 3600_000);
+}
+
+export interface OutboxWorkerOptions {
+  db: Kysely<Database>;
+  transport: MailTransport;
+  batchSize: number;
+  /** How long an idle worker waits before it looks again, in ms. */
+  idleMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Drains the outbox into the transport (SECURITY.md 38). A batch's rows are marked `sending` in a
+ * committed statement before the SMTP transaction and `sent` after it; after a crash the batches
+ * still `sending` are sent again, whole, under their own key (`recover`, at start). Nothing is
+ * sent before it is recorded as being sent, and nothing recorded sent goes again.
+ */
+export class OutboxWorker {
+  private readonly options: Required<Omit<OutboxWorkerOptions, 'onError'>> &
+    Pick<OutboxWorkerOptions, 'onError'>;
+  private readonly rendered = new Map<number, { raw: Buffer; list: MailingList }>();
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(options: OutboxWorkerOptions) {
+    this.options = { idleMs: 1000, ...options };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Ask the worker to look now (after a commit that queued mail). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      await this.recover();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    while (this.running) {
+      let worked = 0;
+      try {
+        worked = await this.drainOnce();
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (worked === 0 && this.running) await this.sleep(this.options.idleMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.wake = null;
+        resolve();
+      };
+      this.timer = setTimeout(() => this.wake?.(), ms);
+    });
+  }
+
+  /** Sends again what a crash left `sending`. */
+  async recover(): Promise<void> {
+    for (const batch of await inFlightBatches(this.options.db)) await this.sendBatch(batch);
+    for (const notice of await inFlightNotices(this.options.db)) await this.sendNotice(notice);
+  }
+
+  /** One round: a batch of deliveries and a notice, if due. Answers how many mails went. */
+  async drainOnce(): Promise<number> {
+    const now = Date.now();
+    let worked = 0;
+    const batch = await claimBatch(
+      this.options.db,
+      now,
+      this.options.batchSize,
+      (message, first) => `m${message}-d${first}`,
+    );
+    if (batch) worked += await this.sendBatch(batch);
+    const notice = await claimNotice(this.options.db, now);
+    if (notice) worked += await this.sendNotice(notice);
+    return worked;
+  }
+
+  /** Drains until nothing is due (tests and the bench). */
+  async drainAll(): Promise<void> {
+    while ((await this.drainOnce()) > 0);
+  }
+
+  private async sendBatch(batch: {
+    messageId: number;
+    batch: string;
+    rows: ClaimedDelivery[];
+  }): Promise<number> {
+    const { db, transport } = this.options;
+    const post = await this.render(batch.messageId);
+    if (!post) {
+      // The message was deleted meanwhile (its rows cascade); nothing is left to send.
+      await markBatchSent(db, batch.batch);
+      return 0;
+    }
+    try {
+      await transport.send(
+        { from: bounceAddress(post.list), to: batch.rows.map((row) => row.address) },
+        post.raw,
+        batch.batch,
+      );
+    } catch (error) {
+      const attempts = (await batchAttempts(db, batch.batch)) + 1;
+      await markBatchFailed(db, batch.batch, {
+        at: Date.now() + retryDelayMs(attempts - 1),
+        giveUp: attempts >= MAX_ATTEMPTS,
+      });
+      this.options.onError?.(error);
+      return 0;
+    }
+    await markBatchSent(db, batch.batch);
+    return batch.rows.length;
+  }
+
+  private async sendNotice(notice: NoticeRow): Promise<number> {
+    const { db, transport } = this.options;
+    const at = notice.list_address?.lastIndexOf('@') ?? -1;
+    const domain = at === -1 ? 'listkeeper.local' : (notice.list_address ?? '').slice(at + 1);
+    const raw = await renderNotice({
+      from: notice.from_address,
+      to: notice.to_address,
+      subject: notice.subject,
+      body: notice.body,
+      listAddress: notice.list_address,
+      autoSubmitted:
+        notice.kind === 'hold' || notice.kind === 'reject' ? 'auto-replied' : 'auto-generated',
+      // The same id however often it is sent: a receiver can tell a repeat.
+      messageId: `<notice-${notice.id}@${domain}>`,
+    });
+    // Notices about a message go from the list's bounce address: an answering bounce is dropped.
+    const from = notice.list_address
+      ? bounceAddress({ address: notice.list_address })
+      : notice.from_address;
+    try {
+      await transport.send({ from, to: [notice.to_address] }, raw, `n${notice.id}`);
+    } catch (error) {
+      await markNoticeFailed(db, notice.id, {
+        at: Date.now() + retryDelayMs(notice.attempts),
+        giveUp: notice.attempts + 1 >= MAX_ATTEMPTS,
+      });
+      this.options.onError?.(error);
+      return 0;
+    }
+    await markNoticeSent(db, notice.id);
+    return 1;
+  }
+
+  /** One rendering per message serves its whole fan-out; a few are kept. */
+  private async render(messageId: number): Promise<{ raw: Buffer; list: MailingList } | null> {
+    const cached = this.rendered.get(messageId);
+    if (cached) return cached;
+    const row = await findPostForDelivery(this.options.db, messageId);
+    if (!row) return null;
+    const list: MailingList = {
+      name: row.list_name,
+      address: listAddressOf(row.list_name, row.domain),
+      settings: settingsOf({ settings: row.list_settings }),
+    };
+    const raw = await renderPost(list, {
+      subject: row.subject,
+      fromPhrase: row.from_phrase,
+      fromAddress: row.from_address,
+      messageId: row.message_id,
+      contentPlain: row.content_plain,
+      contentHtml: row.content_html,
+      ...(row.source ? { source: Buffer.from(row.source, 'base64') } : {}),
+    });
+    if (this.rendered.size >= 8) this.rendered.delete(this.rendered.keys().next().value ?? 0);
+    const entry = { raw, list };
+    this.rendered.set(messageId, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { MailConfig } from '../config.ts';
+
+/** Where outgoing mail goes: one SMTP transaction per call, the same raw message to every recipient. */
+export interface MailTransport {
+  /**
+   * Sends `raw` to `to` from `from` (the envelope). `key` names the transaction: a batch sent again
+   * after a crash comes with the same key (the sink overwrites its file; over SMTP the message keeps
+   * its Message-ID).
+   */
+  send(envelope: { from: string; to: readonly string[] }, raw: Buffer, key: string): Promise<void>;
+  close(): void;
+  /** What the README and the start-up line call it: "smtp" or the sink's folder. */
+  readonly description: string;
+}
+
+/** The folder under DATA_DIR that keeps what would have been sent when SMTP_URL is unset. */
+export const SINK_FOLDER = 'outbox-sink';
+
+/** SMTP_URL set: nodemailer over a pool of connections, DKIM-signed when configured. */
+export function smtpTransport(config: MailConfig & { smtpUrl: string }): MailTransport {
+  const transporter = nodemailer.createTransport({
+    url: config.smtpUrl,
+    pool: true,
+    ...(config.dkim ? { dkim: config.dkim } : {}),
+  });
+  return {
+    description: 'smtp',
+    async send(envelope, raw) {
+      await transporter.sendMail({ envelope: { from: envelope.from, to: [...envelope.to] }, raw });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/**
+ * SMTP_URL unset (`npm start` without a relay): each transaction becomes one file,
+ * `DATA_DIR/outbox-sink/<key>.eml`, its envelope in `X-Listkeeper-Envelope-*` lines on top. Written
+ * to a temporary name and renamed, so a file is whole or absent, and a batch sent again replaces
+ * its own file: each recipient is in the sink once.
+ */
+export function sinkTransport(dataDir: string): MailTransport {
+  const folder = path.join(dataDir, SINK_FOLDER);
+  fs.mkdirSync(folder, { recursive: true });
+  return {
+    description: folder,
+    async send(envelope, raw, key) {
+      const name = key.replace(/[^A-Za-z0-9_.-]/g, '_');
+      const head = Buffer.from(
+        `X-Listkeeper-Envelope-From: ${envelope.from}\r\nX-Listkeeper-Envelope-To: ${envelope.to.join(', ')}\r\n`,
+      );
+      const temporary = path.join(folder, `.${name}.${process.pid}.tmp`);
+      await fs.promises.writeFile(temporary, Buffer.concat([head, raw]));
+      await fs.promises.rename(temporary, path.join(folder, `${name}.eml`));
+    },
+    close: () => undefined,
+  };
+}
+
+export function createTransport(config: MailConfig, dataDir: string): MailTransport {
+  return config.smtpUrl
+    ? smtpTransport({ ...config, smtpUrl: config.smtpUrl })
+    : sinkTransport(dataDir);
+}

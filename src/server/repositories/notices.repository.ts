@@ -1,0 +1,132 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, NoticesTable } from '../db/schema.ts';
+
+/** Single mails that are not list posts, drained by the outbox worker like deliveries. */
+export type NoticeRow = Selectable<NoticesTable>;
+
+export async function insertNotices(
+  db: Kysely<Database>,
+  values: Insertable<NoticesTable>[],
+): Promise<void> {
+  if (values.length === 0) return;
+  for (let start = 0; start < values.length; start += 500)
+    await db
+      .insertInto('notices')
+      .values(values.slice(start, start + 500))
+      .execute();
+}
+
+/** Claims one due notice (pending → sending), committed before it is sent. */
+export async function claimNotice(db: Kysely<Database>, now: number): Promise<NoticeRow | null> {
+  const next = db
+    .selectFrom('notices')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt', '<=', now)
+    .orderBy('id')
+    .limit(1);
+  const row = await db
+    .updateTable('notices')
+    .set({ status: 'sending' })
+    .where('id', 'in', next)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export function inFlightNotices(db: Kysely<Database>): Promise<NoticeRow[]> {
+  return db
+    .selectFrom('notices')
+    .selectAll()
+    .where('status', '=', 'sending')
+    .orderBy('id')
+    .execute();
+}
+
+export async function markNoticeSent(db: Kysely<Database>, id: number): Promise<void> {
+  await db.updateTable('notices').set({ status: 'sent' }).where('id', '=', id).execute();
+}
+
+export async function markNoticeFailed(
+  db: Kysely<Database>,
+  id: number,
+  next: { at: number; giveUp: boolean },
+): Promise<void> {
+  await db
+    .updateTable('notices')
+    .set((eb) => ({
+      status: next.giveUp ? 'failed' : 'pending',
+      attempts: eb('attempts', '+', 1),
+      next_attempt: next.at,
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The digest rows waiting, per list, with what each needs to render. */
+export function digestRows(db: Kysely<Database>) {
+  return db
+    .selectFrom('outbox')
+    .innerJoin('messages', 'messages.id', 'outbox.message_id')
+    .innerJoin('lists', 'lists.id', 'messages.list_id')
+    .innerJoin('accounts', 'accounts.id', 'messages.account_id')
+    .select([
+      'outbox.id',
+      'outbox.address',
+      'outbox.account_id',
+      'messages.id as message_id',
+      'messages.subject',
+      'messages.from_phrase',
+      'messages.from_address',
+      'messages.time',
+      'messages.content_plain',
+      'lists.id as list_id',
+      'lists.name as list_name',
+      'lists.settings as list_settings',
+      'accounts.domain',
+    ])
+    .where('outbox.status', '=', 'digest')
+    .orderBy('messages.time')
+    .orderBy('messages.id')
+    .execute();
+}
+
+/** Digest rows whose digest notice is queued: done, in the transaction that queued it. */
+export async function markDigested(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  for (let start = 0; start < ids.length; start += 500) {
+    await db
+      .updateTable('outbox')
+      .set({ status: 'sent' })
+      .where('id', 'in', ids.slice(start, start + 500))
+      .where('status', '=', 'digest')
+      .execute();
+  }
+}
+
+/**
+ * The account's administrators who asked for approval notices (spec §2.6 `notifications`
+ * "approval"), by their username, which is an address.
+ */
+export async function approvalRecipients(
+  db: Kysely<Database>,
+  accountId: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('administrators')
+    .select(['username', 'notifications'])
+    .where('account_id', '=', accountId)
+    .where('username', 'is not', null)
+    .execute();
+  return rows
+    .filter((row) => {
+      try {
+        const kinds = JSON.parse(row.notifications) as unknown;
+        return Array.isArray(kinds) && kinds.includes('approval');
+      } catch {
+        return false;
+      }
+    })
+    .map((row) => row.username ?? '')
+    .filter((username) => username.includes('@'));
+}

@@ -1,0 +1,163 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { openDatabase } from '../db/database.ts';
+import { acceptMail } from '../mail/accept.ts';
+import { SINK_FOLDER } from '../mail/transport.ts';
+import { outboxCounts } from '../repositories/outbox.repository.ts';
+import { freePort } from './postgres-cluster.ts';
+import { stopProcess, waitForServer } from './server-process.ts';
+
+const cli = path.resolve(import.meta.dirname, '../cli.ts');
+const ADDRESSES = 10_000;
+
+/** Seeds a list of ADDRESSES members and one accepted message: ADDRESSES pending deliveries. */
+async function seedFanOut(dataDir: string): Promise<void> {
+  const database = await openDatabase({ dataDir });
+  const db = database.db;
+  try {
+    await db.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      const account = await trx
+        .insertInto('accounts')
+        .values({ name: 'crash', max_contacts: 100_000, created: now, domain: 'crash.example' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const list = await trx
+        .insertInto('lists')
+        .values({ account_id: account.id, name: 'all', created: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (let start = 0; start < ADDRESSES; start += 500) {
+        const contacts = await trx
+          .insertInto('contacts')
+          .values(Array.from({ length: 500 }, () => ({ account_id: account.id, created: now })))
+          .returning('id')
+          .execute();
+        await trx
+          .insertInto('emails')
+          .values(
+            contacts.map((contact, index) => ({
+              account_id: account.id,
+              contact_id: contact.id,
+              email: `m${start + index}@crash.example`,
+              email_key: `m${start + index}@crash.example`,
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('memberships')
+          .values(
+            contacts.map((contact) => ({
+              account_id: account.id,
+              contact_id: contact.id,
+              list_id: list.id,
+              digest: null,
+            })),
+          )
+          .execute();
+      }
+      await acceptMail(
+        trx,
+        account.id,
+        list.id,
+        {
+          subject: 'To everyone, once',
+          fromPhrase: 'Sender',
+          fromAddress: 'sender@crash.example',
+          messageId: '<crash-fan-out@crash.example>',
+          answers: [],
+          contentPlain: 'Each of you gets this exactly once.',
+          contentHtml: '',
+        },
+        new Date(),
+      );
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+/** Every address the sink holds, one entry per time it appears, from the envelope lines. */
+function sunkAddresses(sink: string): string[] {
+  if (!fs.existsSync(sink)) return [];
+  return fs
+    .readdirSync(sink)
+    .filter((name) => name.endsWith('.eml'))
+    .flatMap((name) => {
+      const head = fs.readFileSync(path.join(sink, name), 'utf8').split('\r\n', 2)[1] ?? '';
+      return head.replace(/^X-Listkeeper-Envelope-To: /, '').split(', ');
+    });
+}
+
+function serve(dataDir: string, port: number) {
+  return spawn(process.execPath, [cli, 'serve'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      STATIC_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      SMTP_URL: '',
+      MAIL_BATCH_SIZE: '100',
+    },
+    stdio: 'ignore',
+  });
+}
+
+/**
+ * SECURITY.md 38, issue 18 item 6: kill -9 during a fan-out to 10,000 addresses, restart, and each
+ * address has the message exactly once (no loss, no second copy), in the local sink.
+ */
+it(
+  'a kill -9 during a fan-out to 10,000 addresses loses no delivery and repeats none',
+  { timeout: 180_000 },
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-mail-crash-'));
+    const sink = path.join(dataDir, SINK_FOLDER);
+    try {
+      await seedFanOut(dataDir);
+      const port = await freePort();
+      const first = serve(dataDir, port);
+      await waitForServer(`http://127.0.0.1:${port}/api/2/`, first);
+      // Kill once part of the fan-out has gone out: a few hundred addresses, far from all.
+      const deadline = Date.now() + 60_000;
+      const files = () => (fs.existsSync(sink) ? fs.readdirSync(sink).length : 0);
+      while (files() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const exited = new Promise((resolve) => first.once('exit', resolve));
+      first.kill('SIGKILL');
+      await exited;
+      const beforeRestart = sunkAddresses(sink).length;
+      expect(beforeRestart).toBeGreaterThanOrEqual(300);
+      expect(beforeRestart).toBeLessThan(ADDRESSES);
+
+      const second = serve(dataDir, port);
+      await waitForServer(`http://127.0.0.1:${port}/api/2/`, second);
+      const database = await openDatabase({ dataDir });
+      try {
+        const until = Date.now() + 120_000;
+        let counts = await outboxCounts(database.db);
+        while ((counts.pending ?? 0) + (counts.sending ?? 0) > 0 && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 200));
+          counts = await outboxCounts(database.db);
+        }
+        expect(counts).toEqual({ sent: ADDRESSES });
+      } finally {
+        await database.close();
+        await stopProcess(second);
+      }
+      const addresses = sunkAddresses(sink);
+      const seen = new Map<string, number>();
+      for (const address of addresses) seen.set(address, (seen.get(address) ?? 0) + 1);
+      expect(seen.size).toBe(ADDRESSES);
+      expect([...seen.values()].filter((times) => times !== 1)).toEqual([]);
+      expect(addresses).toHaveLength(ADDRESSES);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
