@@ -10,6 +10,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
+import { useSelection } from '../../../lib/use-selection.ts';
 import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
 import { heldQueries } from '../api/held-queries.ts';
 import { useHeldAction } from '../api/use-held-action.ts';
@@ -53,7 +54,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
   });
   const act = useHeldAction(accountId);
   const tableRef = useRef<HTMLTableElement>(null);
-  const [selected, setSelected] = useState<ReadonlyMap<string, HeldMessage>>(new Map());
+  const selection = useSelection(heldKey);
   const [rejecting, setRejecting] = useState<readonly HeldMessage[]>([]);
   const [outcome, setOutcome] = useState('');
 
@@ -66,17 +67,11 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
     paused: rejecting.length > 0,
   });
   const current = cursor.currentItem ?? null;
-  const chosen = [...selected.values()].filter((m) => rows.some((r) => heldKey(r) === heldKey(m)));
+  const chosen = [...selection.selected.values()].filter((m) =>
+    rows.some((r) => heldKey(r) === heldKey(m)),
+  );
 
-  const toggle = (list: readonly HeldMessage[], on: boolean) =>
-    setSelected((before) => {
-      const next = new Map(before);
-      for (const message of list) {
-        if (on) next.set(heldKey(message), message);
-        else next.delete(heldKey(message));
-      }
-      return next;
-    });
+  const toggle = selection.toggle;
 
   const run = (action: HeldAction, messages: readonly HeldMessage[], reason?: string) => {
     if (messages.length === 0 || act.isPending) return;
@@ -117,7 +112,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
     {
       keys: ['x'],
       description: 'Select or unselect the message',
-      run: () => current && toggle([current], !selected.has(heldKey(current))),
+      run: () => current && toggle([current], !selection.has(current)),
     },
   ]);
 
@@ -184,32 +179,18 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
               {plural(value.count, 'held message', 'held messages')}
               {pages > 1 && `; page ${search.page} of ${pages}`}
             </p>
-            <div className="actions" aria-label="The selected messages" role="group">
-              <button
-                type="button"
-                className="button"
-                disabled={chosen.length === 0 || act.isPending}
-                onClick={() => run('approve', chosen)}
-              >
-                Approve selected ({chosen.length})
-              </button>
-              <button
-                type="button"
-                className="button"
-                disabled={chosen.length === 0 || act.isPending}
-                onClick={() => setRejecting(chosen)}
-              >
-                Reject selected…
-              </button>
-              <button
-                type="button"
-                className="button danger"
-                disabled={chosen.length === 0 || act.isPending}
-                onClick={() => run('discard', chosen)}
-              >
-                Discard selected
-              </button>
-            </div>
+            <HeldActions
+              label="The selected messages"
+              disabled={chosen.length === 0 || act.isPending}
+              names={{
+                approve: `Approve selected (${chosen.length})`,
+                reject: 'Reject selected…',
+                discard: 'Discard selected',
+              }}
+              onApprove={() => run('approve', chosen)}
+              onReject={() => setRejecting(chosen)}
+              onDiscard={() => run('discard', chosen)}
+            />
           </div>
           <p className="hint">
             Keys: <kbd>j</kbd> and <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>r</kbd> rejects,{' '}
@@ -220,7 +201,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
             <HeldTable
               ref={tableRef}
               messages={rows}
-              selected={new Set(selected.keys())}
+              selected={new Set(selection.selected.keys())}
               onToggle={(message, on) => toggle([message], on)}
               onToggleAll={(on) => toggle(rows, on)}
               current={cursor.current}
@@ -238,32 +219,15 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
           />
           {current && (
             <>
-              <div className="actions" role="group" aria-label="This message">
-                <button
-                  type="button"
-                  className="button primary"
-                  disabled={act.isPending}
-                  onClick={() => run('approve', [current])}
-                >
-                  Approve
-                </button>
-                <button
-                  type="button"
-                  className="button"
-                  disabled={act.isPending}
-                  onClick={() => setRejecting([current])}
-                >
-                  Reject…
-                </button>
-                <button
-                  type="button"
-                  className="button danger"
-                  disabled={act.isPending}
-                  onClick={() => run('discard', [current])}
-                >
-                  Discard
-                </button>
-              </div>
+              <HeldActions
+                label="This message"
+                primary
+                disabled={act.isPending}
+                names={{ approve: 'Approve', reject: 'Reject…', discard: 'Discard' }}
+                onApprove={() => run('approve', [current])}
+                onReject={() => setRejecting([current])}
+                onDiscard={() => run('discard', [current])}
+              />
               <HeldPreview key={heldKey(current)} accountId={accountId} message={current} />
             </>
           )}
@@ -280,6 +244,45 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
           run('reject', messages, reason);
         }}
       />
+    </div>
+  );
+}
+
+/** Approve, reject and discard, for the selection or the message under the cursor. */
+function HeldActions({
+  label,
+  primary = false,
+  disabled,
+  names,
+  onApprove,
+  onReject,
+  onDiscard,
+}: {
+  label: string;
+  /** Approve is the page's main action (the message under the cursor). */
+  primary?: boolean;
+  disabled: boolean;
+  names: Record<HeldAction, string>;
+  onApprove: () => void;
+  onReject: () => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <div className="actions" role="group" aria-label={label}>
+      <button
+        type="button"
+        className={primary ? 'button primary' : 'button'}
+        disabled={disabled}
+        onClick={onApprove}
+      >
+        {names.approve}
+      </button>
+      <button type="button" className="button" disabled={disabled} onClick={onReject}>
+        {names.reject}
+      </button>
+      <button type="button" className="button danger" disabled={disabled} onClick={onDiscard}>
+        {names.discard}
+      </button>
     </div>
   );
 }

@@ -22,7 +22,7 @@ export function HeldPreview({
   return (
     <section className="held-preview stack" aria-labelledby="held-preview-heading">
       <h2 id="held-preview-heading">{subject}</h2>
-      <dl className="held-facts">
+      <dl className="facts">
         <dt>From</dt>
         <dd>
           {message.from_phrase.trim() && `${message.from_phrase} `}

@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import type { HeldMessage } from '../../../../api/schemas/held.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { SelectBox } from '../../../components/select-box.tsx';
 
 export const heldKey = (message: HeldMessage) => String(message.id);
 
@@ -34,12 +35,10 @@ export function HeldTable({
       <thead>
         <tr>
           <th scope="col">
-            <input
-              type="checkbox"
-              className="select-box"
-              aria-label="Select every held message on this page"
+            <SelectBox
+              label="Select every held message on this page"
               checked={allSelected}
-              onChange={(event) => onToggleAll(event.target.checked)}
+              onChange={onToggleAll}
             />
             Subject
           </th>
@@ -61,12 +60,10 @@ export function HeldTable({
               onFocus={() => onCurrent(key)}
             >
               <td data-label="Subject">
-                <input
-                  type="checkbox"
-                  className="select-box"
-                  aria-label={`Select “${subject}”`}
+                <SelectBox
+                  label={`Select “${subject}”`}
                   checked={selected.has(key)}
-                  onChange={(event) => onToggle(message, event.target.checked)}
+                  onChange={(on) => onToggle(message, on)}
                 />
                 <button
                   type="button"

@@ -159,7 +159,7 @@ function MessageHeaders({ accountId, message }: { accountId: AccountId; message:
       <h2 id="message-headers-heading" className="visually-hidden">
         Headers
       </h2>
-      <dl className="message-headers">
+      <dl className="message-headers facts">
         <dt>From</dt>
         <dd>
           {message.from_phrase.trim() && (

@@ -11,6 +11,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
+import { useSelection } from '../../../lib/use-selection.ts';
 import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
@@ -56,7 +57,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const listId = useId();
   const searchId = useId();
 
-  const [selected, setSelected] = useState<ReadonlyMap<string, Message>>(new Map());
+  const selection = useSelection(messageKey);
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [confirmBulk, setConfirmBulk] = useState(false);
   const [job, setJob] = useState<Job<Message> | null>(null);
@@ -69,15 +70,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     setParams(writeMessageSearch({ ...state, ...change }), { replace: true });
   /** What a message's link carries, so its page steps through this list (next, previous). */
   const search = writeMessageSearch(state).toString();
-  const toggle = (list: readonly Message[], on: boolean) =>
-    setSelected((before) => {
-      const next = new Map(before);
-      for (const message of list) {
-        if (on) next.set(messageKey(message), message);
-        else next.delete(messageKey(message));
-      }
-      return next;
-    });
+  const toggle = selection.toggle;
 
   const page = messages.data;
   const visible = page
@@ -118,12 +111,11 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     {
       keys: ['x'],
       description: 'Select or unselect the message',
-      run: () =>
-        currentMessage && toggle([currentMessage], !selected.has(messageKey(currentMessage))),
+      run: () => currentMessage && toggle([currentMessage], !selection.has(currentMessage)),
     },
   ]);
 
-  const chosen = [...selected.values()];
+  const chosen = [...selection.selected.values()];
   return (
     <>
       <div className="toolbar">
@@ -207,7 +199,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
           }
           onClose={() => {
             setJob(null);
-            setSelected(new Map());
+            selection.clear();
           }}
         />
       )}
@@ -253,7 +245,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
             <MessagesTable
               ref={tableRef}
               groups={groups}
-              selected={new Set(selected.keys())}
+              selected={new Set(selection.selected.keys())}
               onToggle={(message, on) => toggle([message], on)}
               onToggleAll={(on) => toggle(rows, on)}
               current={cursor.current}

@@ -2,6 +2,7 @@ import type { CSSProperties, Ref } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { SelectBox } from '../../../components/select-box.tsx';
 // Its links carry lib/use-triage-cursor.ts's TRIAGE_LINK (`data-triage-link`).
 import { sentAt, subjectOf } from '../lib/format.ts';
 import type { ThreadGroup } from '../lib/threads.ts';
@@ -46,12 +47,10 @@ export function MessagesTable({
       <thead>
         <tr>
           <th scope="col">
-            <input
-              type="checkbox"
-              className="select-box"
-              aria-label="Select every message on this page"
+            <SelectBox
+              label="Select every message on this page"
               checked={allSelected}
-              onChange={(event) => onToggleAll(event.target.checked)}
+              onChange={onToggleAll}
             />
             Subject
           </th>
@@ -78,12 +77,10 @@ export function MessagesTable({
                   className="subject-cell"
                   style={{ '--depth': Math.min(depth, MAX_INDENT) } as CSSProperties}
                 >
-                  <input
-                    type="checkbox"
-                    className="select-box"
-                    aria-label={`Select “${subject}”`}
+                  <SelectBox
+                    label={`Select “${subject}”`}
                     checked={selected.has(key)}
-                    onChange={(event) => onToggle(message, event.target.checked)}
+                    onChange={(on) => onToggle(message, on)}
                   />
                   {message.parent !== null && (
                     <span className="reply-mark">
