@@ -8,7 +8,6 @@ import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
-import { startMail } from './mail/mail-service.ts';
 import { createClient, registerDashboardClient } from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
@@ -206,6 +205,8 @@ async function serve(): Promise<void> {
   const app = await buildApp({ config, database });
   // Errors of the mail worker are logged without their details' secrets (SECURITY.md 39): a
   // message only, never the transport's options.
+  // Imported here: the other commands need none of the mail libraries (they take seconds to load).
+  const { startMail } = await import('./mail/mail-service.ts');
   const mail = await startMail(config, database.db, {
     onError: (error) => app.log.error({ mail: error instanceof Error ? error.message : String(error) }, 'mail'),
   });
