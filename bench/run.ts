@@ -11,6 +11,7 @@
 //   --lighthouse    Lighthouse on the sign-in, contacts, list settings and message pages.
 //   --render        the contacts table with 1000 rows.
 //   --crash N       crash safety, N kills per database (the full run does 20).
+//   --mail          mail: SMTP in, a fan-out to 100,000 addresses into the sink, policy decisions.
 // Progress goes to stderr; the report to stdout.
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import { crashSafety } from './crash-safety.ts';
 import { lighthouseSection } from './lighthouse.ts';
 import { loadSection } from './load.ts';
 import { machineHeader } from './machine.ts';
+import { mailSection } from './mail.ts';
 import { markdownTable } from './markdown-table.ts';
 import { searchAtScale } from './search.ts';
 import { serverThroughput } from './server-throughput.ts';
@@ -49,6 +51,7 @@ const { values: flags } = parseArgs({
     lighthouse: { type: 'boolean', default: false },
     render: { type: 'boolean', default: false },
     crash: { type: 'string' },
+    mail: { type: 'boolean', default: false },
   },
 });
 
@@ -105,6 +108,7 @@ const sections: { id: string; chosen: boolean; run: () => Promise<SectionResult>
         progress,
       }),
   },
+  { id: 'mail', chosen: flags.mail, run: () => mailSection(progress) },
   {
     id: 'crash',
     chosen: flags.crash !== undefined,

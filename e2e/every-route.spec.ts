@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { holdMessages } from './fixtures/held.ts';
 import { expectNoAxeViolations, themes, useTheme } from './fixtures/axe.ts';
 import {
   apiAs,
@@ -83,6 +84,11 @@ async function corpusAccount(server: RunningServer) {
   });
   const [message] = (await api.messages.list({ limit: 1, direction: 'desc' })).data;
   if (!message) throw new Error('the message just sent is not listed');
+  // Held for a moderator, as mail that arrived by SMTP would be.
+  const heldSubject = next();
+  await holdMessages(server, account.id, [
+    { list: 'news', tag: 'corpus', subject: heldSubject, body: xssCorpusText, html: xssCorpusText },
+  ]);
   const admin = { firstname: next(), surname: next() };
   await api.users.create({ username: 'moderator@corpus.example', ...admin, welcome_email: false });
   return {
@@ -93,6 +99,7 @@ async function corpusAccount(server: RunningServer) {
     listDescription,
     subject,
     messageId: message.id,
+    heldSubject,
     admin,
     description: xssPayload(0),
   };
@@ -162,6 +169,12 @@ const routes: Route[] = [
     name: 'New message',
     path: ({ account }) => `/a/${account.id}/messages/new`,
     heading: () => 'New message',
+  },
+  {
+    name: 'Held messages',
+    path: ({ account }) => `/a/${account.id}/held`,
+    heading: () => 'Held messages',
+    shows: ({ heldSubject }) => heldSubject,
   },
   {
     name: 'Administrators',

@@ -172,7 +172,8 @@ test('every section is saved and kept, only changed fields are sent', async ({ p
   await content.getByLabel('Strip attachments').check();
   await expect(content.locator('pre').filter({ hasText: 'Leave any time' })).toBeVisible();
   const footerFrame = content.locator('iframe[title="Preview of the HTML footer"]');
-  await expect(footerFrame).toHaveAttribute('sandbox', '');
+  // Sandboxed without scripts; same-origin only so the page can apply the kept inline styles.
+  await expect(footerFrame).toHaveAttribute('sandbox', 'allow-same-origin');
   const srcdoc = (await footerFrame.getAttribute('srcdoc')) ?? '';
   expect(srcdoc).toContain('Bye');
   expect(srcdoc).not.toMatch(/script|tracker\.example/);

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { ApiError } from '../src/api/errors.ts';
 import { expect, signInWithKey, test, uniqueName } from './fixtures/dashboard.ts';
 import { expectNoAxeViolations, themes, useTheme } from './fixtures/axe.ts';
+import type { Message } from '../src/api/schemas/message.ts';
 import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
 import { CANARY, XSS_CORPUS, XSS_HTML, trapXss, type XssTrap } from './fixtures/xss-corpus.ts';
 
@@ -28,7 +29,10 @@ test('compose: send to a list with a preview, shown as queued, then found in the
   const account = await accountWithList(server, 'compose');
   await account.api.lists.create({ name: 'events' });
   for (const name of ['ann', 'bob']) {
-    await account.api.contacts.create({ emails: [`${name}@${account.name}.example`], lists: ['news'] });
+    await account.api.contacts.create({
+      emails: [`${name}@${account.name}.example`],
+      lists: ['news'],
+    });
   }
   const trap = trapXss(page);
   await signInWithKey(page, account.key, { path: '/messages', keep: true });
@@ -290,10 +294,84 @@ test('keyboard triage: j and k move, x selects, Enter opens, Delete asks, ? list
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Second' })).toBeVisible();
 
-  // The page's keys leave with the page.
+  // The page's keys leave with the page; the message page has its own.
   await page.keyboard.press('?');
   await expect(help).toBeVisible();
-  await expect(help).not.toContainText('Next message');
+  await expect(help).not.toContainText('Open the message');
+  await expect(help).toContainText('Delete the message and show the next (asks first)');
+});
+
+test('moderating from a message: filter by list, search the page, next and previous, delete-and-next asks nothing more of the deleted message', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithList(server, 'step');
+  const { api } = account;
+  await api.lists.create({ name: 'events' });
+  const sent: Record<string, Message> = {};
+  for (const [subject, list] of [
+    ['Alpha', 'news'],
+    ['Beta', 'events'],
+    ['Gamma', 'news'],
+    ['Delta', 'news'],
+  ] as const) {
+    sent[subject] = await sendMessage(api, { list, subject, content_plain: `About ${subject}` });
+  }
+  const gamma = sent.Gamma as Message;
+  await signInWithKey(page, account.key, { path: '/messages' });
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name });
+
+  // Filter by list, then search in what is loaded; both stay in the URL.
+  await page.getByLabel('List', { exact: true }).selectOption('news');
+  await expect(table(page).getByRole('link')).toHaveText(['Delta', 'Gamma', 'Alpha']);
+  await expect(page).toHaveURL(/list=news/);
+  await page.getByLabel('Search this page').fill('about gam');
+  await expect(table(page).getByRole('link')).toHaveText(['Gamma']);
+  await expect(page.getByText('1 of the 4 on this page matches')).toBeVisible();
+  await page.getByLabel('Search this page').fill('nothing like it');
+  await expect(page.getByText('None of the 4 messages on this page matches')).toBeVisible();
+  await page.getByLabel('Search this page').fill('');
+
+  // Next and previous follow the filtered list, by link and by key.
+  await table(page).getByRole('link', { name: 'Delta' }).click();
+  await expect(heading('Delta')).toBeVisible();
+  const stepper = page.getByRole('navigation', { name: 'Messages of the list' });
+  await expect(stepper).toContainText('1 of 3 on this page');
+  await expect(stepper.getByRole('link', { name: 'Next: Gamma' })).toBeVisible();
+  await page.keyboard.press('j');
+  await expect(heading('Gamma')).toBeVisible();
+  await page.keyboard.press('k');
+  await expect(heading('Delta')).toBeVisible();
+  await stepper.getByRole('link', { name: 'Next: Gamma' }).click();
+  await expect(heading('Gamma')).toBeVisible();
+  await expect(stepper.getByRole('link', { name: 'Next: Alpha' })).toBeVisible();
+
+  // Delete-and-next; from then on, nothing asks for the deleted message.
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+  await page.getByRole('button', { name: 'Delete and show the next' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete the message “Gamma”?' })
+    .getByRole('button', {
+      name: 'Delete the message',
+    })
+    .click();
+  await expect(heading('Alpha')).toBeVisible();
+  await expect(page).toHaveURL(/list=news/);
+  await expect(stepper.getByRole('link', { name: 'Previous: Delta' })).toBeVisible();
+  await page.keyboard.press('k');
+  await expect(heading('Delta')).toBeVisible();
+  await page.goBack();
+  await page.goBack();
+  await expect(page.getByText('This message was deleted.')).toBeVisible();
+  await page.getByRole('link', { name: 'All messages' }).click();
+  await expect(table(page).getByRole('link')).toHaveText(['Delta', 'Alpha']);
+  await page.waitForLoadState('networkidle');
+  const deletion = requests.findIndex((line) => line.startsWith('DELETE '));
+  expect(deletion, 'the deletion').toBeGreaterThanOrEqual(0);
+  const aboutGamma = new RegExp(`/api/2/messages/${gamma.id}/`);
+  expect(requests.slice(deletion + 1).filter((line) => aboutGamma.test(line))).toEqual([]);
+  await expect(api.messages.get(gamma.id)).rejects.toBeInstanceOf(ApiError);
 });
 
 test('an HTML message with a tracker and the XSS corpus runs nothing and fetches nothing until "show images"', async ({
@@ -380,6 +458,55 @@ test('an HTML message with a tracker and the XSS corpus runs nothing and fetches
     await expect(table(page).getByRole('link', { name: subject })).toBeVisible();
     await expectNothingRan(trap);
     expect((await account.api.messages.get(message.id)).content_html).toBe(html);
+  } finally {
+    await tracker.close();
+  }
+});
+
+test('the viewer and the compose preview keep the inline styles a mail program shows, and nothing that fetches', async ({
+  page,
+  server,
+}) => {
+  const tracker = await startTracker();
+  const account = await accountWithList(server, 'styled');
+  const html = [
+    '<p style="color: rgb(200, 0, 0); font-weight: bold">Red and bold</p>',
+    `<p style="background: url(${tracker.origin}/css.png); color: rgb(0, 0, 200)">Blue, no background</p>`,
+    '<table><tr><td style="padding: 12px; border: 2px solid rgb(0, 128, 0)">Boxed</td></tr></table>',
+  ].join('\n');
+  const subject = uniqueName('Styled');
+  try {
+    await sendMessage(account.api, { list: 'news', subject, content_html: html });
+    await signInWithKey(page, account.key, { path: '/messages' });
+    await table(page).getByRole('link', { name: subject }).click();
+    const frame = page.frameLocator('iframe[title="The message as HTML"]');
+    const styleOf = (text: string, property: string) =>
+      frame
+        .getByText(text)
+        .evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
+    await expect.poll(() => styleOf('Red and bold', 'color')).toBe('rgb(200, 0, 0)');
+    expect(await styleOf('Red and bold', 'font-weight')).toBe('700');
+    expect(await styleOf('Blue, no background', 'color')).toBe('rgb(0, 0, 200)');
+    expect(await styleOf('Blue, no background', 'background-image')).toBe('none');
+    expect(await styleOf('Boxed', 'padding-top')).toBe('12px');
+    expect(await styleOf('Boxed', 'border-top-color')).toBe('rgb(0, 128, 0)');
+    // The frame stays without scripts.
+    expect(await page.locator('iframe[title="The message as HTML"]').getAttribute('sandbox')).toBe(
+      'allow-same-origin',
+    );
+
+    // Compose previews the same way.
+    await page.getByRole('link', { name: 'All messages' }).click();
+    await page.getByRole('link', { name: 'New message' }).click();
+    await page.getByLabel('HTML (optional)').fill(html);
+    const preview = page.frameLocator('iframe[title="Preview of the HTML"]');
+    await expect
+      .poll(() =>
+        preview.getByText('Red and bold').evaluate((element) => getComputedStyle(element).color),
+      )
+      .toBe('rgb(200, 0, 0)');
+    await page.waitForLoadState('networkidle');
+    expect(tracker.requests, 'requests to the tracker').toEqual([]);
   } finally {
     await tracker.close();
   }

@@ -196,3 +196,10 @@ test('over the allowance, the banner says so from Retry-After alone', async ({ p
   expect(reset).toBeGreaterThan(Date.now());
   expect(reset).toBeLessThanOrEqual(Date.now() + 3_600_000);
 });
+
+test('the Held page says the server does not offer a held queue', async ({ page, server }) => {
+  const account = await accountWithList(server, 'held');
+  await signInWithKey(page, account.key, { path: '/held' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Held messages' })).toBeVisible();
+  await expect(page.getByText('This server does not offer a held-message queue')).toBeVisible();
+});

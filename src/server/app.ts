@@ -241,7 +241,8 @@ function clientErrorMessage(error: FastifyError, status: number): string {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return `The request body is larger than ${BODY_LIMIT} bytes`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Send form fields (application/x-www-form-urlencoded or multipart/form-data, spec §1) or a JSON object (application/json)';
+      // Spec §1's encodings.
+      return 'Send form fields (application/x-www-form-urlencoded or multipart/form-data) or a JSON object (application/json)';
     default:
       return status === 404 ? 'Not found' : error.message;
   }

@@ -216,6 +216,8 @@ async function serve(): Promise<void> {
   const app = await buildApp({ config, database });
   // Errors of the mail worker are logged without their details' secrets (SECURITY.md 39): a
   // message only, never the transport's options.
+  // Imported here: the other commands need none of the mail libraries (they take seconds to load).
+  const { startMail } = await import('./mail/mail-service.ts');
   const mail = await startMail(config, database.db, {
     onError: (error) => app.log.error({ mail: error instanceof Error ? error.message : String(error) }, 'mail'),
   });

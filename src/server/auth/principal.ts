@@ -31,3 +31,9 @@ export function listLimit(principal: Principal): ReadonlySet<string> | null {
 export function metadataLimit(principal: Principal): ReadonlySet<string> | null {
   return principal.permissions.has('limit_metadata') ? new Set(principal.limitMetadata) : null;
 }
+
+/** The names of the lists a principal is confined to, or null for all (spec §2.6 limit_lists). */
+export function visibleListNames(principal: Principal): string[] | null {
+  const limit = listLimit(principal);
+  return limit && [...limit];
+}

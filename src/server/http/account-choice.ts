@@ -54,7 +54,7 @@ export function resolveAccount(
     // Spec §4.8 rule 2: on /users/ a global key without account_id means the global users. The
     // caller.get extension reads no account's data, so it needs none either.
     if (name.startsWith('users.') || name === 'caller.get') return null;
-    throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key (spec §4.8)`);
+    throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key`);
   }
   const account = deps.authCache.account(accountId, () => findAccountById(deps.db, accountId));
   return account instanceof Promise ? account.then(foundAccount) : foundAccount(account);

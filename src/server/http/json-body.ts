@@ -25,7 +25,8 @@ export function readJsonBody(text: string): JsonBody {
     throw badRequest('The body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest('A JSON body must be an object of fields (spec §1)');
+    // Spec §1: a body is fields.
+    throw badRequest('A JSON body must be an object of fields');
   }
   return new JsonBody(value as Record<string, unknown>);
 }

@@ -96,24 +96,19 @@ export async function processInbound(
       ...(Array.isArray(parsed.references) ? parsed.references : messageIdsIn(parsed.references)),
     ].reverse(),
   ];
+  // What the archive and the held queue both keep of the message.
+  const content = {
+    subject,
+    fromPhrase,
+    fromAddress,
+    messageId,
+    contentPlain: plain,
+    contentHtml: html || plainToHtml(plain),
+  };
   return db.transaction().execute(async (trx): Promise<InboundOutcome> => {
     switch (decision.action) {
       case 'accept': {
-        const id = await acceptMail(
-          trx,
-          list.account_id,
-          list.id,
-          {
-            subject,
-            fromPhrase,
-            fromAddress,
-            messageId,
-            answers,
-            contentPlain: plain,
-            contentHtml: html || plainToHtml(plain),
-          },
-          now,
-        );
+        const id = await acceptMail(trx, list.account_id, list.id, { ...content, answers }, now);
         await saveSource(trx, id, raw);
         return { action: 'accept', rule: decision.rule, messageId: id };
       }
@@ -122,17 +117,7 @@ export async function processInbound(
           trx,
           list.account_id,
           list.id,
-          {
-            subject,
-            fromPhrase,
-            fromAddress,
-            messageId,
-            headers,
-            contentPlain: plain,
-            contentHtml: html || plainToHtml(plain),
-            size: raw.length,
-            raw,
-          },
+          { ...content, headers, size: raw.length, raw },
           decision,
           now,
         );

@@ -49,7 +49,8 @@ export function refund(deps: AppDeps, payer: Payer, charge: RateCharge, amount: 
 function acceptedCharge(charge: RateCharge, allowance: number, extensions: boolean): RateCharge {
   if (!charge.ok) {
     const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
-    throw new HttpError(429, 'The hourly API rate limit is exceeded (spec §8)', {
+    // Spec §8.
+    throw new HttpError(429, 'The hourly API rate limit is exceeded', {
       'retry-after': String(retryAfter),
       ...(extensions ? rateHeaders(charge, allowance) : {}),
     });

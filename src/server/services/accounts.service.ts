@@ -160,8 +160,10 @@ export async function updateAccount(
 async function assertEveryContactHasCcid(db: Kysely<Database>, accountId: number): Promise<void> {
   const missing = await countContactsWithoutCcid(db, accountId);
   if (missing > 0) {
+    // Spec §2.1: the ccid identifies a contact once enabled. (Messages name no spec sections: the
+    // dashboard shows them as they are.)
     throw badRequest(
-      `ccid: ${missing} contact${missing === 1 ? ' has' : 's have'} no ccid; give each contact a ccid before enabling it (spec §2.1)`,
+      `ccid: ${missing} contact${missing === 1 ? ' has' : 's have'} no ccid; give each contact a ccid before enabling it`,
     );
   }
 }

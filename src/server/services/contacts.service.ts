@@ -475,8 +475,9 @@ async function createNewContact(
   input: NewContact,
 ): Promise<Contact> {
   if (account.ccid === 1 && input.ccid === null) {
+    // Spec §2.1.
     throw badRequest(
-      'ccid: is required on this account: the ccid identifies its contacts (spec §2.1)',
+      'ccid: is required on this account: the ccid identifies its contacts',
     );
   }
   // spec §4.1 rule 2 and §7: creating a contact whose custom ID already exists is a conflict.
@@ -586,7 +587,8 @@ export async function updateContact(
       throw badRequest(`ccid: differs from the ccid in the path (${ref}), which this PUT creates`);
     }
     if (body.emails === undefined) {
-      throw badRequest(`emails: is required: this PUT creates contact ${ref} (spec §4.1 rule 1)`);
+      // Spec §4.1 rule 1.
+      throw badRequest(`emails: is required: this PUT creates contact ${ref}`);
     }
     return createNewContact(db, account, principal, {
       ccid: ref,
@@ -615,8 +617,9 @@ export async function updateContact(
   const patch: Partial<Pick<ContactRow, 'ccid' | 'firstname' | 'surname' | 'notes'>> = {};
   if (body.ccid !== undefined && body.ccid !== row.ccid) {
     if (body.ccid === null && account.ccid === 1) {
+      // Spec §2.1.
       throw badRequest(
-        'ccid: cannot be removed on this account: it identifies the contact (spec §2.1)',
+        'ccid: cannot be removed on this account: it identifies the contact',
       );
     }
     if (body.ccid !== null && (await findContactByCcid(db, account.id, body.ccid))) {

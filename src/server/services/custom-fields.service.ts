@@ -56,7 +56,8 @@ export async function createCustomField(
   }
   for (const key of [name, identifier]) {
     if (key !== null && RESERVED.has(key))
-      throw badRequest(`${key} is a standard contact field (spec §2.1)`);
+      // Spec §2.1's standard fields.
+      throw badRequest(`${key} is a standard contact field`);
   }
   const taken = new Set(
     (await findFieldsByAccount(db, input.accountId)).flatMap((f) => [f.name, f.identifier]),

@@ -9,7 +9,7 @@ import type {
 } from '../../api/schemas/held.ts';
 import { HELD_PAGE_LIMITS } from '../../api/schemas/held.ts';
 import type { Id } from '../../api/primitives.ts';
-import { listLimit, type Principal } from '../auth/principal.ts';
+import { visibleListNames, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/http-error.ts';
 import { automatedMarker } from '../../api/posting-policy/message.ts';
@@ -35,16 +35,6 @@ import {
   pageHeld,
 } from '../repositories/held.repository.ts';
 
-/**
- * The held queue (reference-server extension `held.*`, permission `approval`, spec §2.6). A
- * limit_lists principal sees and acts on its lists' held messages only (SECURITY.md 33).
- */
-
-function visibleLists(principal: Principal): string[] | null {
-  const limit = listLimit(principal);
-  return limit && [...limit];
-}
-
 export async function listHeld(
   db: Kysely<Database>,
   accountId: number,
@@ -53,7 +43,7 @@ export async function listHeld(
 ): Promise<HeldPage> {
   const page = query.page ?? 1;
   const limit = query.limit ?? HELD_PAGE_LIMITS.default;
-  const lists = visibleLists(principal);
+  const lists = visibleListNames(principal);
   const [count, perList] = await Promise.all([
     countHeld(db, accountId, lists, query.list),
     countHeldPerList(db, accountId, lists),
@@ -73,7 +63,7 @@ export async function getHeld(
   idText: string,
 ): Promise<HeldMessageDetail> {
   const id = toId(idText);
-  const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleLists(principal));
+  const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
   return toHeldDetail(row);
 }
@@ -88,7 +78,8 @@ export async function actOnHeld(
   reason?: string,
 ): Promise<HeldOutcome> {
   const id = toId(idText);
-  const [row] = id === null ? [] : await findHeld(db, account.id, [id], visibleLists(principal));
+  const [row] =
+    id === null ? [] : await findHeld(db, account.id, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
   const [outcome] = await settle(db, account, [row], action, reason);
   if (!outcome) throw notFound('Held message');
@@ -108,7 +99,7 @@ export async function actOnHeldBulk(
     if (id === null) throw badRequest(`ids: no held message ${String(value)}`);
     if (!ids.includes(id)) ids.push(id);
   }
-  const rows = await findHeld(db, account.id, ids, visibleLists(principal));
+  const rows = await findHeld(db, account.id, ids, visibleListNames(principal));
   const missing = ids.filter((id) => !rows.some((row) => row.id === id));
   if (missing.length > 0) throw badRequest(`ids: no held message ${missing.join(', ')}`);
   const byId = new Map(rows.map((row) => [row.id, row]));

@@ -9,7 +9,7 @@ import type {
   MessageQuery,
   MessageSend,
 } from '../../api/schemas/message.ts';
-import { listLimit, type Principal } from '../auth/principal.ts';
+import { listLimit, visibleListNames, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
@@ -29,12 +29,6 @@ import { fetchMessageImage, RemoteImageError } from '../../gateway/remote-image.
 /** The host part of generated Message-IDs (RFC 5322 msg-id: `<left@right>`). */
 export const MESSAGE_ID_DOMAIN = 'listkeeper.local';
 
-/** Spec §2.6 limit_lists: the lists a principal's messages come from, or null for all. */
-function visibleLists(principal: Principal): string[] | null {
-  const limit = listLimit(principal);
-  return limit && [...limit];
-}
-
 /** Spec §4.5 get many: `limit` default 10 (max 100, checked by the contract), newest first by default. */
 export async function getMessages(
   db: Kysely<Database>,
@@ -44,7 +38,7 @@ export async function getMessages(
 ): Promise<MessagePage> {
   const page = query.page ?? 1;
   const limit = query.limit ?? PAGE_LIMITS.messages.default;
-  const lists = visibleLists(principal);
+  const lists = visibleListNames(principal);
   const count = await countMessages(db, accountId, lists);
   const offset = (page - 1) * limit;
   // A page past the end is empty; asking the database for it could overflow OFFSET.
@@ -164,7 +158,7 @@ async function visibleMessage(
 ) {
   const id = toId(idText);
   const row =
-    id === null ? undefined : await findMessage(db, accountId, id, visibleLists(principal));
+    id === null ? undefined : await findMessage(db, accountId, id, visibleListNames(principal));
   if (!row) throw notFound('Message');
   return row;
 }

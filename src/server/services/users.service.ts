@@ -156,7 +156,8 @@ export async function updateUser(
   const changes: Updateable<AdministratorsTable> = {};
   if (fields.username !== undefined) {
     if (!isPerson)
-      throw badRequest('username: is not applicable to API version 2 keys (spec §9 rule 3)');
+      // Spec §9 rule 3.
+      throw badRequest('username: is not applicable to API version 2 keys');
     if (await usernameTaken(db, fields.username, row.id)) throw usernameInUse();
     changes.username = fields.username;
   }
@@ -239,5 +240,6 @@ function usernameInUse() {
 }
 
 function versionTwoOnly(field: string) {
-  return badRequest(`${field}: applies to API version 2 keys only (spec §9 rule 3)`);
+  // Spec §9 rule 3.
+  return badRequest(`${field}: applies to API version 2 keys only`);
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
-import { acceptMail } from '../mail/accept.ts';
+import { seedFanOut } from './fan-out-seed.ts';
 import { SINK_FOLDER } from '../mail/transport.ts';
 import { outboxCounts } from '../repositories/outbox.repository.ts';
 import { freePort } from './postgres-cluster.ts';
@@ -12,73 +12,6 @@ import { stopProcess, waitForServer } from './server-process.ts';
 
 const cli = path.resolve(import.meta.dirname, '../cli.ts');
 const ADDRESSES = 10_000;
-
-/** Seeds a list of ADDRESSES members and one accepted message: ADDRESSES pending deliveries. */
-async function seedFanOut(dataDir: string): Promise<void> {
-  const database = await openDatabase({ dataDir });
-  const db = database.db;
-  try {
-    await db.transaction().execute(async (trx) => {
-      const now = new Date().toISOString();
-      const account = await trx
-        .insertInto('accounts')
-        .values({ name: 'crash', max_contacts: 100_000, created: now, domain: 'crash.example' })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const list = await trx
-        .insertInto('lists')
-        .values({ account_id: account.id, name: 'all', created: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      for (let start = 0; start < ADDRESSES; start += 500) {
-        const contacts = await trx
-          .insertInto('contacts')
-          .values(Array.from({ length: 500 }, () => ({ account_id: account.id, created: now })))
-          .returning('id')
-          .execute();
-        await trx
-          .insertInto('emails')
-          .values(
-            contacts.map((contact, index) => ({
-              account_id: account.id,
-              contact_id: contact.id,
-              email: `m${start + index}@crash.example`,
-              email_key: `m${start + index}@crash.example`,
-            })),
-          )
-          .execute();
-        await trx
-          .insertInto('memberships')
-          .values(
-            contacts.map((contact) => ({
-              account_id: account.id,
-              contact_id: contact.id,
-              list_id: list.id,
-              digest: null,
-            })),
-          )
-          .execute();
-      }
-      await acceptMail(
-        trx,
-        account.id,
-        list.id,
-        {
-          subject: 'To everyone, once',
-          fromPhrase: 'Sender',
-          fromAddress: 'sender@crash.example',
-          messageId: '<crash-fan-out@crash.example>',
-          answers: [],
-          contentPlain: 'Each of you gets this exactly once.',
-          contentHtml: '',
-        },
-        new Date(),
-      );
-    });
-  } finally {
-    await database.close();
-  }
-}
 
 /** Every address the sink holds, one entry per time it appears, from the envelope lines. */
 function sunkAddresses(sink: string): string[] {
@@ -120,7 +53,7 @@ it(
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-mail-crash-'));
     const sink = path.join(dataDir, SINK_FOLDER);
     try {
-      await seedFanOut(dataDir);
+      await seedFanOut(dataDir, ADDRESSES);
       const port = await freePort();
       const first = serve(dataDir, port);
       await waitForServer(`http://127.0.0.1:${port}/api/2/`, first);

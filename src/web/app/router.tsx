@@ -87,6 +87,11 @@ function sectionRoutes(): RouteObject[] {
       ErrorBoundary: RouteError,
     },
     {
+      path: 'held',
+      lazy: page(() => import('./routes/held.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
       path: 'administrators',
       lazy: page(() => import('./routes/administrators.tsx')),
       ErrorBoundary: RouteError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiContractError, ApiError, RateLimitedError } from '../../api/errors.ts';
-import { describeError } from './api-error-message.ts';
+import { describeError, withoutSpecReferences } from './api-error-message.ts';
 
 describe('describeError: the one place API errors become words', () => {
   it('words each kind of failure', () => {
@@ -30,5 +30,27 @@ describe('describeError: the one place API errors become words', () => {
     );
     expect(describeError(new Error('plain'))).toBe('plain');
     expect(describeError('?')).toBe('Something went wrong.');
+  });
+});
+
+describe('withoutSpecReferences: people read no spec sections', () => {
+  it('drops a reference in parentheses or after a comma, and keeps the rest', () => {
+    expect(withoutSpecReferences('A JSON body must be an object of fields (spec §1)')).toBe(
+      'A JSON body must be an object of fields',
+    );
+    expect(withoutSpecReferences('username: is not applicable (spec §9 rule 3)')).toBe(
+      'username: is not applicable',
+    );
+    expect(withoutSpecReferences('Send form fields (x or y, spec §1) or JSON')).toBe(
+      'Send form fields (x or y) or JSON',
+    );
+    expect(withoutSpecReferences('Queued (§4.5)')).toBe('Queued');
+    expect(withoutSpecReferences('name: is required')).toBe('name: is required');
+  });
+
+  it('is applied to every error the dashboard words', () => {
+    expect(describeError(new ApiError(403, 'This key lacks approval (spec §5.1 rule 6)'))).toBe(
+      'Not permitted: This key lacks approval',
+    );
   });
 });

@@ -7,6 +7,25 @@ import { formatResetTime } from './rate-limit.ts';
  * raise the banner (app/query-client.ts).
  */
 export function describeError(error: unknown): string {
+  return withoutSpecReferences(wordsFor(error));
+}
+
+/**
+ * A server's message without its references to the API specification ("(spec §4.5)", "spec §1"):
+ * the people using the dashboard have not read it. The reference server writes none; another API
+ * v2 server may.
+ *
+ * @example
+ * withoutSpecReferences('A JSON body must be an object of fields (spec §1)') // '… of fields'
+ */
+export function withoutSpecReferences(message: string): string {
+  return message
+    .replace(/\s*\((?:see )?(?:the )?(?:spec(?:ification)? )?§\s?[\d.]+(?:[^()]{0,40})\)/gi, '')
+    .replace(/,?\s*(?:see )?(?:the )?spec(?:ification)? §\s?[\d.]+(?: rule \d+)?/gi, '')
+    .trim();
+}
+
+function wordsFor(error: unknown): string {
   if (error instanceof RateLimitedError) {
     return `Not loaded: the hourly API allowance is used up until ${formatResetTime(error.resetAt)}.`;
   }

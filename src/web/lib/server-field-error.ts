@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/errors.ts';
+import { withoutSpecReferences } from './api-error-message.ts';
 
 /**
  * The reference server's 400 (and 409) messages name the field first (`name: has at most 64
@@ -12,8 +13,10 @@ export function serverFieldError<F extends string>(
 ): { field: F; message: string } | null {
   if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)) return null;
   // `emails[1]` and the contract's own path form `restrict_contact.0` both name the array field.
-  const match = /^([A-Za-z0-9_.-]+?)(?:\[\d+\]|\.\d+)?: (.+)$/s.exec(error.message);
+  const match = /^([A-Za-z0-9_.-]+?)(?:\[\d+\]|\.\d+)?: (.+)$/s.exec(
+    withoutSpecReferences(error.message),
+  );
   if (!match) return null;
   const field = fields.find((candidate) => candidate === match[1]);
-  return field === undefined ? null : { field, message: match[2] ?? error.message };
+  return field === undefined ? null : { field, message: match[2] ?? '' };
 }

@@ -6,6 +6,7 @@ const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
   { section: 'lists', label: 'Lists' },
   { section: 'messages', label: 'Messages' },
+  { section: 'held', label: 'Held' },
   { section: 'administrators', label: 'Administrators' },
 ];
 

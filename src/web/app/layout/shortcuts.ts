@@ -29,6 +29,11 @@ export const SHORTCUTS: readonly AppShortcut[] = [
     description: 'Go to Messages',
   },
   {
+    keys: ['g', 'h'],
+    action: { kind: 'section', section: 'held' },
+    description: 'Go to Held messages',
+  },
+  {
     keys: ['g', 'u'],
     action: { kind: 'section', section: 'administrators' },
     description: 'Go to Administrators (users)',

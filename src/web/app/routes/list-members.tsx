@@ -10,7 +10,9 @@ import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 
 export function loader({ params }: LoaderFunctionArgs) {
-  void queryClient.prefetchQuery(memberQueries.list(params.accountId ?? null, params.listName ?? ''));
+  void queryClient.prefetchQuery(
+    memberQueries.list(params.accountId ?? null, params.listName ?? ''),
+  );
   return null;
 }
 

@@ -1,6 +1,12 @@
 import './safe-html-frame.css';
 import DOMPurify, { type UponSanitizeAttributeHook } from 'dompurify';
 import { useMemo } from 'react';
+import {
+  applyInlineStyles,
+  formatDeclarations,
+  safeDeclarations,
+  STYLE_ATTRIBUTE,
+} from './inline-style.ts';
 import { withoutParseTimeMarkup } from './without-parse-time-markup.ts';
 
 /** Attributes whose URL the browser fetches by itself (a link's `href` waits for a click). */
@@ -16,6 +22,11 @@ const RESOURCE_ATTRIBUTES = new Set([
 const DATA_URL = /^data:/i;
 /** An image address a message may name, fetched only through the server (SECURITY.md 13). */
 const REMOTE_URL = /^https?:\/\//i;
+/**
+ * Where a link may lead: another site, a mail address, a place in the message. A relative link
+ * means nothing in a mail, and would open a page of the dashboard's own origin in the frame.
+ */
+const LINK_URL = /^(?:https?:\/\/|mailto:|#)/i;
 
 /**
  * Images of the message to show, fetched beforehand: remote address (as the HTML writes it) →
@@ -26,8 +37,9 @@ export type ShownImages = ReadonlyMap<string, string>;
 /**
  * Sanitizes untrusted HTML with DOMPurify (SECURITY.md 12: `USE_PROFILES: {html: true}`). Remote
  * content is dropped during sanitizing, never by editing the output (SECURITY.md 13): resource
- * URLs other than `data:`, `<link>`/`<style>`, and every `style` attribute (the frame inherits the
- * page's CSP, which refuses inline style: each one would only be a violation report). An `<img>`
+ * URLs other than `data:`, `<link>`/`<style>`, and style declarations that load or hide something
+ * (inline-style.ts: the styles wait in STYLE_ATTRIBUTE, as the frame inherits the page's CSP,
+ * which refuses inline style). An `<img>`
  * whose address is in `shown` gets that `data:` URL instead, in the same pass, so DOMPurify's own
  * URL rules still judge it. `blocked` receives the remote image addresses left out.
  */
@@ -35,6 +47,15 @@ function sanitize(html: string, shown: ShownImages, blocked?: Set<string>): stri
   const purify = DOMPurify(window);
   const hook: UponSanitizeAttributeHook = (node, data) => {
     const name = data.attrName.toLowerCase();
+    if (name === STYLE_ATTRIBUTE) {
+      data.attrValue = formatDeclarations(safeDeclarations(data.attrValue));
+      if (data.attrValue === '') data.keepAttr = false;
+      return;
+    }
+    if (name === 'href' && !LINK_URL.test(data.attrValue.trim())) {
+      data.keepAttr = false;
+      return;
+    }
     if (!RESOURCE_ATTRIBUTES.has(name)) return;
     const value = data.attrValue.trim();
     if (DATA_URL.test(value)) return;
@@ -75,8 +96,11 @@ export function remoteImagesIn(html: string): string[] {
 
 /**
  * THE one place the dashboard renders untrusted HTML (SECURITY.md 12): sanitized, inside an
- * `<iframe sandbox srcdoc>` without `allow-scripts` (so nothing in it runs, and it has an opaque
- * origin). ESLint allows HTML injection in this folder only.
+ * `<iframe sandbox srcdoc>` without `allow-scripts`, so nothing in it runs. `allow-same-origin`
+ * (never with `allow-scripts`) lets this page reach the frame's document to apply the kept inline
+ * styles through CSSOM once it has loaded; with no script in the frame, its origin gives the
+ * message nothing, and its links lead only off the origin (LINK_URL). ESLint allows HTML injection
+ * in this folder only.
  */
 export function SafeHtmlFrame({
   html,
@@ -92,8 +116,12 @@ export function SafeHtmlFrame({
   const clean = useMemo(() => sanitize(html, images), [html, images]);
   return (
     <iframe
-      sandbox=""
+      sandbox="allow-same-origin"
       srcDoc={clean}
+      onLoad={(event) => {
+        const document = event.currentTarget.contentDocument;
+        if (document) applyInlineStyles(document);
+      }}
       title={title}
       className={className ? `safe-html-frame ${className}` : 'safe-html-frame'}
       referrerPolicy="no-referrer"

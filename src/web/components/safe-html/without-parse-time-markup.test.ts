@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STYLE_ATTRIBUTE } from './inline-style.ts';
 import { withoutParseTimeMarkup } from './without-parse-time-markup.ts';
 
 describe('withoutParseTimeMarkup', () => {
@@ -14,9 +15,14 @@ describe('withoutParseTimeMarkup', () => {
     );
   });
 
-  it('drops style attributes and base elements', () => {
-    expect(withoutParseTimeMarkup('<p style="color:red" title="t">x</p>')).toBe('<p title="t">x</p>');
-    expect(withoutParseTimeMarkup('<DIV ONCLICK=go() Style=a>x</DIV>')).toBe('<div>x</div>');
+  it('moves style attributes aside (inline-style.ts), drops a spoofed one, and base elements', () => {
+    expect(withoutParseTimeMarkup('<p style="color:red" title="t">x</p>')).toBe(
+      `<p title="t" ${STYLE_ATTRIBUTE}="color:red">x</p>`,
+    );
+    expect(withoutParseTimeMarkup('<DIV ONCLICK=go() Style=a>x</DIV>')).toBe(
+      `<div ${STYLE_ATTRIBUTE}="a">x</div>`,
+    );
+    expect(withoutParseTimeMarkup(`<p ${STYLE_ATTRIBUTE}="color:red">x</p>`)).toBe('<p>x</p>');
     expect(withoutParseTimeMarkup('<base href="http://evil.example/">x')).toBe('x');
     expect(withoutParseTimeMarkup('<a href="x"onmouseover="y">z</a>')).toBe('<a href="x">z</a>');
     expect(withoutParseTimeMarkup('<svg/onload=x>')).toBe('<svg></svg>');
@@ -37,16 +43,16 @@ describe('withoutParseTimeMarkup', () => {
     expect(withoutParseTimeMarkup('<p>a</p><style>p{}</style><p>b</p>')).toBe('<p>a</p><p>b</p>');
     const mxss = '<math><mtext><table><mglyph><style><img src=x onerror=x()>';
     expect(withoutParseTimeMarkup(mxss)).not.toMatch(/<style|onerror/i);
-    expect(withoutParseTimeMarkup('<svg></p><style><a id="</style><img onerror=x()>">')).not.toMatch(
-      /<style|onerror/i,
-    );
+    expect(
+      withoutParseTimeMarkup('<svg></p><style><a id="</style><img onerror=x()>">'),
+    ).not.toMatch(/<style|onerror/i);
   });
 
   it('parses <noscript> with scripting off, like DOMPurify and the sandboxed frame', () => {
     // With scripting on, the <img> would be an element of its own; off, it is a title's text.
-    expect(
-      withoutParseTimeMarkup('<noscript><p title="</noscript><img src=x onerror=x()>">'),
-    ).toBe('<noscript><p title="&lt;/noscript&gt;&lt;img src=x onerror=x()&gt;"></p></noscript>');
+    expect(withoutParseTimeMarkup('<noscript><p title="</noscript><img src=x onerror=x()>">')).toBe(
+      '<noscript><p title="&lt;/noscript&gt;&lt;img src=x onerror=x()&gt;"></p></noscript>',
+    );
   });
 
   it('looks inside <template> content', () => {

@@ -1,15 +1,18 @@
 import { parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5';
+import { STYLE_ATTRIBUTE } from './inline-style.ts';
 
 type Node = DefaultTreeAdapterMap['node'];
 
 /** Elements whose mere parsing in a page with our CSP is reported as a violation. */
 const REPORTED_ELEMENTS = new Set(['style', 'base']);
-/** Attributes likewise: event handlers and inline style. */
-const isReportedAttribute = (name: string) => /^on/i.test(name) || name.toLowerCase() === 'style';
+/** Attributes likewise: event handlers (inline style is moved, below). */
+const isReportedAttribute = (name: string) => /^on/i.test(name);
 
 /**
  * Untrusted HTML with the markup that a browser acts on *while parsing* taken out: inline event
- * handler and `style` attributes, `<style>` and `<base>` elements, in every namespace.
+ * handler attributes, `<style>` and `<base>` elements, in every namespace. A `style` attribute is
+ * moved to STYLE_ATTRIBUTE (inline-style.ts: the frame applies what the sanitizer keeps of it by
+ * CSSOM); one the message itself wrote under that name is dropped.
  *
  * Why: DOMPurify parses its input into an inert document of our own window. Scripting is disabled
  * there, so nothing runs (SECURITY.md 12 holds without this), but Chromium still checks an
@@ -30,7 +33,14 @@ export function withoutParseTimeMarkup(html: string): string {
     node.childNodes = node.childNodes.filter(
       (child) => !('tagName' in child && REPORTED_ELEMENTS.has(child.tagName.toLowerCase())),
     );
-    if ('attrs' in node) node.attrs = node.attrs.filter((attr) => !isReportedAttribute(attr.name));
+    if ('attrs' in node) {
+      const style = node.attrs.find((attr) => attr.name.toLowerCase() === 'style');
+      node.attrs = node.attrs.filter((attr) => {
+        const name = attr.name.toLowerCase();
+        return !isReportedAttribute(name) && name !== 'style' && name !== STYLE_ATTRIBUTE;
+      });
+      if (style) node.attrs.push({ name: STYLE_ATTRIBUTE, value: style.value });
+    }
     pending.push(...node.childNodes);
     if ('content' in node) pending.push(node.content); // <template>
   }

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../../api/errors.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import type { Message } from '../../../../api/schemas/message.ts';
@@ -6,18 +6,37 @@ import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { toCsv } from '../../../lib/csv.ts';
 import { runJob, type Job, type JobFailure } from '../../../lib/job-runner.ts';
+import { markDeleted } from './deleted-messages.ts';
 import { messageQueries } from './message-queries.ts';
 
-/** After deletions: the deleted messages are not fetched again; lists, threads and pages are. */
+/** The queries of one message: `[account, 'messages', 'detail' | 'thread' | 'images', id, …]`. */
+const PER_MESSAGE = new Set(['detail', 'thread', 'images']);
+
+/**
+ * After deletions: the lists, pages and other threads are read again; nothing about a deleted
+ * message is (deleted-messages.ts refuses any read of it). Its queries are left out of the
+ * invalidation, so a page still showing it keeps its data until it moves on (delete-and-next),
+ * and removed once nothing shows them.
+ */
 export function afterMessagesDeleted(
   queryClient: QueryClient,
   accountId: AccountId,
   ids: readonly Id[],
 ) {
-  for (const id of ids) {
-    queryClient.removeQueries({ queryKey: messageQueries.detail(accountId, id).queryKey });
-  }
-  return queryClient.invalidateQueries({ queryKey: messageQueries.all(accountId) });
+  markDeleted(accountId, ids);
+  const gone = new Set(ids.map(String));
+  const aboutGone = (query: Query) => {
+    const [, , kind, id] = query.queryKey;
+    return typeof kind === 'string' && PER_MESSAGE.has(kind) && gone.has(String(id));
+  };
+  queryClient.removeQueries({
+    queryKey: messageQueries.all(accountId),
+    predicate: (query) => aboutGone(query) && query.getObserversCount() === 0,
+  });
+  return queryClient.invalidateQueries({
+    queryKey: messageQueries.all(accountId),
+    predicate: (query) => !aboutGone(query),
+  });
 }
 
 /**
@@ -46,6 +65,7 @@ export function startBulkDelete(
   messages: readonly Message[],
 ): Job<Message> {
   const api = apiFor(accountId);
+  const gone: Id[] = [];
   const job = runJob(
     messages,
     async (message) => {
@@ -54,16 +74,12 @@ export function startBulkDelete(
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
       }
+      gone.push(message.id);
     },
     { describe: describeError },
   );
-  void job.finished.then(() =>
-    afterMessagesDeleted(
-      queryClient,
-      accountId,
-      messages.map((message) => message.id),
-    ),
-  );
+  // Only those deleted (or already gone): a failed or cancelled one may still be read.
+  void job.finished.then(() => afterMessagesDeleted(queryClient, accountId, gone));
   return job;
 }
 

@@ -6,6 +6,7 @@ import { describeError } from '../../../lib/api-error-message.ts';
 import { getConfig } from '../../../lib/config.ts';
 import { isMissingOperation } from '../../../lib/extensions.ts';
 import { fetchGatewayImage } from './gateway-image.ts';
+import { refuseDeleted } from './deleted-messages.ts';
 import { messageQueries } from './message-queries.ts';
 
 /** Image requests in flight at once. */
@@ -31,6 +32,7 @@ export function messageImagesQuery(accountId: AccountId, messageId: Id, urls: re
   return queryOptions({
     queryKey: [...messageQueries.all(accountId), 'images', String(messageId), urls] as const,
     queryFn: async ({ signal }): Promise<FetchedImages> => {
+      refuseDeleted(accountId, messageId);
       const shown = new Map<string, string>();
       const failed: FetchedImages['failed'] = [];
       let unsupported = false;

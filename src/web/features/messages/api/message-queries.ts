@@ -4,6 +4,7 @@ import type { Id } from '../../../../api/primitives.ts';
 import type { MessageQuery } from '../../../../api/schemas/message.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
+import { refuseDeleted } from './deleted-messages.ts';
 
 /** Spec §4.5. Keys: `[accountId, 'messages', 'list' | 'detail' | 'thread' | 'images', …]`. */
 export const messageQueries = {
@@ -16,7 +17,10 @@ export const messageQueries = {
   detail: (accountId: AccountId, id: Id) =>
     queryOptions({
       queryKey: [...messageQueries.all(accountId), 'detail', String(id)] as const,
-      queryFn: ({ signal }) => apiFor(accountId).call('messages.get', { params: { id }, signal }),
+      queryFn: ({ signal }) => {
+        refuseDeleted(accountId, id);
+        return apiFor(accountId).call('messages.get', { params: { id }, signal });
+      },
     }),
 };
 

@@ -1,7 +1,7 @@
 import '../messages.css';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../../api/errors.ts';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
@@ -12,9 +12,14 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { Tabs } from '../../../components/tabs.tsx';
 import { sectionPath } from '../../../lib/account-scope.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
+import { isDeleted } from '../api/deleted-messages.ts';
 import { messageQueries, senderContactQuery } from '../api/message-queries.ts';
+import { useMessageNeighbours, type Neighbour } from '../api/use-message-neighbours.ts';
 import { sentAt, subjectOf } from '../lib/format.ts';
+import { readMessageSearch, writeMessageSearch } from '../lib/search-params.ts';
 import { DeleteMessageDialog } from './delete-message-dialog.tsx';
+import { MessageStepper } from './message-stepper.tsx';
 import { MessageThread } from './message-thread.tsx';
 
 // The HTML tab carries the sanitizer (about 50 kB gzip): loaded when it first shows.
@@ -22,12 +27,62 @@ const MessageHtml = lazy(() =>
   import('./message-html.tsx').then((module) => ({ default: module.MessageHtml })),
 );
 
-/** One message (spec §2.5): its headers, its content as plain text and HTML, its thread. */
+/**
+ * Where a deletion leaves the moderator: the message to show next (`null`: back to the list), or
+ * `undefined` while no deletion is asked for.
+ */
+type AfterDelete = Neighbour | null | undefined;
+
+/**
+ * One message (spec §2.5): its headers, its content as plain text and HTML, its thread; the next
+ * and previous message of the list it was opened from (`j`, `k`), and delete-and-next.
+ */
 export function MessagePage({ accountId, messageId }: { accountId: AccountId; messageId: string }) {
   const message = useQuery(messageQueries.detail(accountId, messageId));
   const navigate = useNavigate();
-  const [deleting, setDeleting] = useState(false);
+  const [params] = useSearchParams();
+  const search = readMessageSearch(params);
+  const listSearch = writeMessageSearch(search).toString();
+  const neighbours = useMessageNeighbours(accountId, messageId, search);
+  // Captured when the deletion is asked for: once deleted, the message has no place in the list.
+  const [deleting, setDeleting] = useState<AfterDelete>(undefined);
+  const show = (neighbour: Neighbour) =>
+    void navigate(
+      {
+        pathname: `../${encodeURIComponent(String(neighbour.message.id))}`,
+        search: writeMessageSearch(neighbour.search).toString(),
+      },
+      { relative: 'path' },
+    );
+  const deleteAndNext = () => setDeleting(neighbours.next ?? neighbours.previous ?? null);
 
+  usePageShortcuts([
+    {
+      keys: ['j'],
+      description: 'Next message',
+      run: () => neighbours.next && show(neighbours.next),
+    },
+    {
+      keys: ['k'],
+      description: 'Previous message',
+      run: () => neighbours.previous && show(neighbours.previous),
+    },
+    {
+      keys: ['Delete'],
+      description: 'Delete the message and show the next (asks first)',
+      run: () => message.isSuccess && deleteAndNext(),
+    },
+  ]);
+
+  // Deleted in this tab (and not by the deletion under way here): never asked for again.
+  if (isDeleted(accountId, messageId) && deleting === undefined)
+    return (
+      <>
+        <ParentLink label="All messages" search={listSearch} />
+        <PageHeading title="Message" />
+        <p className="notice">This message was deleted.</p>
+      </>
+    );
   if (message.isPending)
     return (
       <>
@@ -38,8 +93,9 @@ export function MessagePage({ accountId, messageId }: { accountId: AccountId; me
   if (message.isError)
     return (
       <>
-        <ParentLink label="All messages" />
+        <ParentLink label="All messages" search={listSearch} />
         <PageHeading title="Message" />
+        <MessageStepper neighbours={neighbours} />
         <ErrorMessage error={message.error} onRetry={() => void message.refetch()} />
       </>
     );
@@ -47,9 +103,10 @@ export function MessagePage({ accountId, messageId }: { accountId: AccountId; me
   const data = message.data;
   return (
     <>
-      <ParentLink label="All messages" />
+      <ParentLink label="All messages" search={listSearch} />
       <PageHeading title={subjectOf(data)} />
       <div className="message-page">
+        <MessageStepper neighbours={neighbours} />
         <MessageHeaders accountId={accountId} message={data} />
         <section aria-labelledby="message-content-heading" className="stack">
           <h2 id="message-content-heading">Content</h2>
@@ -78,17 +135,25 @@ export function MessagePage({ accountId, messageId }: { accountId: AccountId; me
           />
         </section>
         <MessageThread accountId={accountId} message={data} />
-        <section className="stack danger-zone" aria-label="Delete the message">
-          <button type="button" className="button danger" onClick={() => setDeleting(true)}>
+        <section className="actions danger-zone" aria-label="Delete the message">
+          <button type="button" className="button danger" onClick={() => setDeleting(null)}>
             Delete the message
           </button>
+          {neighbours.next && (
+            <button type="button" className="button danger" onClick={deleteAndNext}>
+              Delete and show the next
+            </button>
+          )}
         </section>
       </div>
       <DeleteMessageDialog
         accountId={accountId}
-        message={deleting ? data : null}
-        onClose={() => setDeleting(false)}
-        onDeleted={() => void navigate('..', { relative: 'path' })}
+        message={deleting === undefined ? null : data}
+        onClose={() => setDeleting(undefined)}
+        onDeleted={() => {
+          if (deleting) show(deleting);
+          else void navigate({ pathname: '..', search: listSearch }, { relative: 'path' });
+        }}
       />
     </>
   );
@@ -102,7 +167,7 @@ function MessageHeaders({ accountId, message }: { accountId: AccountId; message:
       <h2 id="message-headers-heading" className="visually-hidden">
         Headers
       </h2>
-      <dl className="message-headers">
+      <dl className="message-headers facts">
         <dt>From</dt>
         <dd>
           {message.from_phrase.trim() && (

@@ -1,6 +1,6 @@
 import '../messages.css';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -11,6 +11,8 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
+import { useSelection } from '../../../lib/use-selection.ts';
+import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
 import { downloadText } from '../../../lib/csv.ts';
@@ -26,7 +28,8 @@ import {
   type Direction,
   type MessageSearch,
 } from '../lib/search-params.ts';
-import { threadsOfPage } from '../lib/threads.ts';
+import { visibleMessages } from '../lib/visible-messages.ts';
+import { isDeleted } from '../api/deleted-messages.ts';
 import { DeleteMessageDialog } from './delete-message-dialog.tsx';
 import { messageKey, MessagesTable } from './messages-table.tsx';
 
@@ -51,9 +54,10 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const queryClient = useQueryClient();
   const tableRef = useRef<HTMLTableElement>(null);
   const directionId = useId();
+  const listId = useId();
+  const searchId = useId();
 
-  const [selected, setSelected] = useState<ReadonlyMap<string, Message>>(new Map());
-  const [current, setCurrent] = useState<string | null>(null);
+  const selection = useSelection(messageKey);
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [confirmBulk, setConfirmBulk] = useState(false);
   const [job, setJob] = useState<Job<Message> | null>(null);
@@ -61,57 +65,43 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
 
   const update = (change: Partial<MessageSearch>) =>
     setParams(writeMessageSearch({ ...state, page: 1, ...change }));
-  const toggle = (list: readonly Message[], on: boolean) =>
-    setSelected((before) => {
-      const next = new Map(before);
-      for (const message of list) {
-        if (on) next.set(messageKey(message), message);
-        else next.delete(messageKey(message));
-      }
-      return next;
-    });
+  /** The list filter and the search narrow the loaded page: the page stays, history is spared. */
+  const narrow = (change: Pick<Partial<MessageSearch>, 'list' | 'q'>) =>
+    setParams(writeMessageSearch({ ...state, ...change }), { replace: true });
+  /** What a message's link carries, so its page steps through this list (next, previous). */
+  const search = writeMessageSearch(state).toString();
+  const toggle = selection.toggle;
 
   const page = messages.data;
-  const pages = page ? Math.max(1, Math.ceil(page.count / state.limit)) : 1;
-  // A reply is newer than what it answers: at the newest end, no thread continues on another page.
-  const atNewestEnd = state.direction === 'desc' ? state.page === 1 : state.page >= pages;
-  const groups = page ? threadsOfPage(page.data, atNewestEnd) : [];
-  const rows = groups.flatMap((group) => group.rows.map((row) => row.message));
-  const currentMessage = rows.find((message) => messageKey(message) === current) ?? null;
-
-  /** Puts the triage cursor on a row and the focus on its link. */
-  const focusRow = (message: Message) => {
-    setCurrent(messageKey(message));
-    tableRef.current
-      ?.querySelector<HTMLElement>(`[data-message-link="${CSS.escape(messageKey(message))}"]`)
-      ?.focus();
-  };
-  /**
-   * The row triage goes on with once the delete dialog has closed: closing a modal dialog gives
-   * the focus back to what opened it, so focusing any earlier (even a frame later) is undone.
-   */
-  const focusAfterDelete = useRef<Message | null>(null);
-  useEffect(() => {
-    // The dialog's own effect (a child's) has closed it by now.
-    if (deleting !== null || !focusAfterDelete.current) return;
-    focusRow(focusAfterDelete.current);
-    focusAfterDelete.current = null;
+  const visible = page
+    ? visibleMessages(page, state, (message) => isDeleted(accountId, message.id))
+    : null;
+  const pages = visible?.pages ?? 1;
+  const groups = visible?.groups ?? [];
+  const rows = visible?.rows ?? [];
+  const narrowed = state.list !== null || state.q !== '';
+  // The list filter offers the lists of this page, and the one chosen even when none is left.
+  const lists = [
+    ...new Set([...(visible?.lists ?? []), ...(state.list === null ? [] : [state.list])]),
+  ].sort();
+  // Paused while the delete dialog is open: triage goes on once it has closed.
+  const cursor = useTriageCursor({
+    rows,
+    keyOf: messageKey,
+    container: tableRef,
+    paused: deleting !== null,
   });
-  /** Moves the triage cursor by `step` rows; from nowhere, `j` starts at the top, `k` at the end. */
-  const move = (step: number) => {
-    const index = rows.findIndex((message) => messageKey(message) === current);
-    const target = index === -1 ? (step > 0 ? 0 : rows.length - 1) : index + step;
-    const next = rows[Math.min(rows.length - 1, Math.max(0, target))];
-    if (next) focusRow(next);
-  };
+  const currentMessage = cursor.currentItem;
 
   usePageShortcuts([
-    { keys: ['j'], description: 'Next message', run: () => move(1) },
-    { keys: ['k'], description: 'Previous message', run: () => move(-1) },
+    { keys: ['j'], description: 'Next message', run: () => cursor.move(1) },
+    { keys: ['k'], description: 'Previous message', run: () => cursor.move(-1) },
     {
       keys: ['Enter'],
       description: 'Open the message',
-      run: () => currentMessage && void navigate(encodeURIComponent(messageKey(currentMessage))),
+      run: () =>
+        currentMessage &&
+        void navigate({ pathname: encodeURIComponent(messageKey(currentMessage)), search }),
     },
     {
       keys: ['Delete'],
@@ -121,12 +111,11 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     {
       keys: ['x'],
       description: 'Select or unselect the message',
-      run: () =>
-        currentMessage && toggle([currentMessage], !selected.has(messageKey(currentMessage))),
+      run: () => currentMessage && toggle([currentMessage], !selection.has(currentMessage)),
     },
   ]);
 
-  const chosen = [...selected.values()];
+  const chosen = [...selection.selected.values()];
   return (
     <>
       <div className="toolbar">
@@ -156,6 +145,34 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
             value={state.limit}
             onChange={(limit) => update({ limit })}
           />
+          <div className="field">
+            <label htmlFor={listId}>List</label>
+            <select
+              id={listId}
+              value={state.list ?? ''}
+              onChange={(event) => narrow({ list: event.target.value || null })}
+            >
+              <option value="">Every list</option>
+              {lists.map((list) => (
+                <option key={list} value={list}>
+                  {list}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={searchId}>Search this page</label>
+            <input
+              id={searchId}
+              type="search"
+              value={state.q}
+              aria-describedby={`${searchId}-hint`}
+              onChange={(event) => narrow({ q: event.target.value })}
+            />
+            <span id={`${searchId}-hint`} className="visually-hidden">
+              Subject, sender and plain text of the messages loaded on this page.
+            </span>
+          </div>
         </form>
         <div className="actions">
           <Link className="button primary" to="new">
@@ -182,7 +199,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
           }
           onClose={() => {
             setJob(null);
-            setSelected(new Map());
+            selection.clear();
           }}
         />
       )}
@@ -195,14 +212,29 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         <p className="summary">
           {messages.data.count === 0 ? 'No messages yet.' : 'No messages on this page.'}
         </p>
+      ) : rows.length === 0 ? (
+        <>
+          <p className="summary" aria-live="polite">
+            None of the {plural(messages.data.data.length, 'message')} on this page matches
+            {state.list !== null && ` the list ${state.list}`}
+            {state.list !== null && state.q !== '' && ' and'}
+            {state.q !== '' && ` “${state.q}”`}.
+          </p>
+          <button type="button" className="button" onClick={() => narrow({ list: null, q: '' })}>
+            Show every message of the page
+          </button>
+          <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
+        </>
       ) : (
         <>
           {/* Announced as it changes (another page, another order); a status role is kept for
               what is still under way. */}
           <p className="summary" aria-live="polite" aria-busy={messages.isFetching}>
-            {messages.data.count === 1 ? '1 message' : `${messages.data.count} messages`}
+            {plural(messages.data.count, 'message')}
             {pages > 1 && `; page ${state.page} of ${pages}`}
-            {`, in ${groups.length === 1 ? '1 thread' : `${groups.length} threads`} here`}
+            {narrowed &&
+              `; ${rows.length} of the ${messages.data.data.length} on this page ${rows.length === 1 ? 'matches' : 'match'}`}
+            {`, in ${plural(groups.length, 'thread')} here`}
             {messages.isPlaceholderData && ' (updating…)'}
           </p>
           <p className="hint">
@@ -213,11 +245,12 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
             <MessagesTable
               ref={tableRef}
               groups={groups}
-              selected={new Set(selected.keys())}
+              selected={new Set(selection.selected.keys())}
               onToggle={(message, on) => toggle([message], on)}
               onToggleAll={(on) => toggle(rows, on)}
-              current={current}
-              onCurrent={setCurrent}
+              current={cursor.current}
+              onCurrent={cursor.setCurrent}
+              search={search}
             />
           </TableScroll>
           <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
@@ -231,10 +264,8 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         onDeleted={() => {
           if (!deleting) return;
           // Triage goes on with the next row (or the previous one at the end).
-          const index = rows.findIndex((m) => messageKey(m) === messageKey(deleting));
-          const neighbour = rows[index + 1] ?? rows[index - 1];
           toggle([deleting], false);
-          focusAfterDelete.current = neighbour ?? null;
+          cursor.focusSoon(cursor.after([deleting]));
           setDeleting(null);
         }}
       />
@@ -262,3 +293,5 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
     </>
   );
 }
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -2,6 +2,8 @@ import type { CSSProperties, Ref } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { SelectBox } from '../../../components/select-box.tsx';
+// Its links carry lib/use-triage-cursor.ts's TRIAGE_LINK (`data-triage-link`).
 import { sentAt, subjectOf } from '../lib/format.ts';
 import type { ThreadGroup } from '../lib/threads.ts';
 
@@ -18,6 +20,8 @@ interface MessagesTableProps {
   /** The row keyboard triage is on (j, k). */
   current: string | null;
   onCurrent: (key: string) => void;
+  /** The list's URL search, carried by each message's link (its next and previous follow it). */
+  search: string;
   ref?: Ref<HTMLTableElement>;
 }
 
@@ -33,6 +37,7 @@ export function MessagesTable({
   onToggleAll,
   current,
   onCurrent,
+  search,
   ref,
 }: MessagesTableProps) {
   const messages = groups.flatMap((group) => group.rows.map((row) => row.message));
@@ -42,12 +47,10 @@ export function MessagesTable({
       <thead>
         <tr>
           <th scope="col">
-            <input
-              type="checkbox"
-              className="select-box"
-              aria-label="Select every message on this page"
+            <SelectBox
+              label="Select every message on this page"
               checked={allSelected}
-              onChange={(event) => onToggleAll(event.target.checked)}
+              onChange={onToggleAll}
             />
             Subject
           </th>
@@ -74,12 +77,10 @@ export function MessagesTable({
                   className="subject-cell"
                   style={{ '--depth': Math.min(depth, MAX_INDENT) } as CSSProperties}
                 >
-                  <input
-                    type="checkbox"
-                    className="select-box"
-                    aria-label={`Select “${subject}”`}
+                  <SelectBox
+                    label={`Select “${subject}”`}
                     checked={selected.has(key)}
-                    onChange={(event) => onToggle(message, event.target.checked)}
+                    onChange={(on) => onToggle(message, on)}
                   />
                   {message.parent !== null && (
                     <span className="reply-mark">
@@ -87,7 +88,7 @@ export function MessagesTable({
                       <span className="visually-hidden">Reply: </span>
                     </span>
                   )}
-                  <Link to={encodeURIComponent(key)} data-message-link={key}>
+                  <Link to={{ pathname: encodeURIComponent(key), search }} data-triage-link={key}>
                     {subject}
                   </Link>
                 </td>

@@ -8,18 +8,31 @@ export type PageSize = (typeof PAGE_SIZES)[number];
 /** Spec §4.5 `direction`: by date, newest first unless asked. */
 export type Direction = NonNullable<MessageQuery['direction']>;
 
-/** What the list shows, as kept in the URL: `?page=2&limit=50&direction=asc`. */
+/**
+ * What the list shows, as kept in the URL: `?page=2&limit=50&direction=asc&list=news&q=invoice`.
+ * `list` and `q` narrow the loaded page in the browser (spec §4.5 has no such query): a message
+ * opened from the list keeps them, so its next and previous are the list's.
+ */
 export interface MessageSearch {
   page: number;
   limit: PageSize;
   direction: Direction;
+  /** Only messages to this list; null: every list. */
+  list: string | null;
+  /** Only messages whose subject, sender or plain text holds this; '': all. */
+  q: string;
 }
 
 export const DEFAULT_MESSAGE_SEARCH: MessageSearch = {
   page: 1,
   limit: PAGE_LIMITS.messages.default,
   direction: 'desc',
+  list: null,
+  q: '',
 };
+
+/** Longest search kept from a URL. */
+const MAX_SEARCH_LENGTH = 200;
 
 /** Reads the list's state from the URL; anything unreadable falls back to its default. */
 export function readMessageSearch(params: URLSearchParams): MessageSearch {
@@ -29,6 +42,8 @@ export function readMessageSearch(params: URLSearchParams): MessageSearch {
     page: /^[1-9]\d{0,8}$/.test(page) ? Number(page) : 1,
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_MESSAGE_SEARCH.limit,
     direction: params.get('direction') === 'asc' ? 'asc' : 'desc',
+    list: params.get('list') || null,
+    q: (params.get('q') ?? '').slice(0, MAX_SEARCH_LENGTH),
   };
 }
 
@@ -39,6 +54,8 @@ export function writeMessageSearch(state: MessageSearch): URLSearchParams {
   if (state.limit !== DEFAULT_MESSAGE_SEARCH.limit) params.set('limit', String(state.limit));
   if (state.direction !== DEFAULT_MESSAGE_SEARCH.direction)
     params.set('direction', state.direction);
+  if (state.list !== null) params.set('list', state.list);
+  if (state.q !== '') params.set('q', state.q);
   return params;
 }
 

@@ -1,0 +1,100 @@
+import { simpleParser } from 'mailparser';
+import { describe, expect, it } from 'vitest';
+import { LIST_DEFAULTS } from '../repositories/lists.mapper.ts';
+import { prefixed, renderPost, truncateBytes, type MailingList } from './render.ts';
+
+const list = (settings: Partial<MailingList['settings']> = {}): MailingList => ({
+  name: 'news',
+  address: 'news@lists.example',
+  settings: { ...LIST_DEFAULTS, ...settings },
+});
+
+const post = {
+  subject: 'Hello',
+  fromPhrase: 'Ann',
+  fromAddress: 'ann@example.org',
+  messageId: '<m1@example.org>',
+  contentPlain: 'Body text.',
+  contentHtml: '<html><body><p>Body text.</p></body></html>',
+};
+
+const withAttachment = Buffer.from(
+  [
+    'From: ann@example.org',
+    'To: news@lists.example',
+    'Subject: Hello',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b"',
+    '',
+    '--b',
+    'Content-Type: text/plain',
+    '',
+    'Body text.',
+    '--b',
+    'Content-Type: application/octet-stream; name="data.bin"',
+    'Content-Disposition: attachment; filename="data.bin"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from('attached bytes').toString('base64'),
+    '--b--',
+    '',
+  ].join('\r\n'),
+);
+
+/** Spec §2.4 settings on the way out, and SECURITY.md 37 (no header injection). */
+describe('renderPost', () => {
+  it('adds the prefix once, the fronter and footer in both parts, reply_to and the list headers', async () => {
+    const raw = await renderPost(
+      list({
+        subject_prefix: '[news]',
+        message_fronter: 'FRONT',
+        message_footer: 'FOOT',
+        message_footer_html: '<p>HTML FOOT</p>',
+        reply_to: 'board@example.org',
+      }),
+      post,
+    );
+    const mail = await simpleParser(raw);
+    expect(mail.subject).toBe('[news] Hello');
+    expect(mail.text).toMatch(/^FRONT\n\nBody text\.\n\nFOOT/);
+    expect(mail.html).toMatch(/<body><p>FRONT<\/p><p>Body text\.<\/p><p>HTML FOOT<\/p><\/body>/);
+    expect(mail.replyTo?.text).toBe('board@example.org');
+    expect(mail.messageId).toBe('<m1@example.org>');
+    expect(raw.toString()).toMatch(
+      /^List-Unsubscribe: <mailto:news@lists\.example\?subject=unsubscribe>\r$/m,
+    );
+    expect(prefixed('Re: [news] Hello', '[news]')).toBe('Re: [news] Hello');
+  });
+
+  it('truncates the text at `truncate` bytes, never inside a character, and rebuilds the HTML from it', async () => {
+    expect(truncateBytes('héllo', 2)).toEqual({ text: 'h', cut: true });
+    const mail = await simpleParser(await renderPost(list({ truncate: 4 }), post));
+    expect(mail.text?.trim()).toBe('Body');
+    expect(mail.html).not.toContain('text.');
+  });
+
+  it('keeps attachments, or strips them with strip_attachments', async () => {
+    const kept = await simpleParser(await renderPost(list(), { ...post, source: withAttachment }));
+    expect(kept.attachments.map((a) => a.filename)).toEqual(['data.bin']);
+    const stripped = await simpleParser(
+      await renderPost(list({ strip_attachments: true }), { ...post, source: withAttachment }),
+    );
+    expect(stripped.attachments).toEqual([]);
+  });
+
+  it('lets no line break from a setting or a message become a header', async () => {
+    const raw = await renderPost(
+      list({
+        subject_prefix: '[x]\r\nBcc: victim@example.org',
+        reply_to: 'a@example.org\r\nX-Evil: 1',
+      }),
+      {
+        ...post,
+        subject: 'Hi\r\nX-Injected: yes',
+        fromPhrase: 'Ann\nX-Other: 1',
+      },
+    );
+    const head = raw.toString().split('\r\n\r\n')[0] ?? '';
+    expect(head).not.toMatch(/^(Bcc|X-Injected|X-Evil|X-Other):/im);
+  });
+});

@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import type { HeldMessage } from '../../../../api/schemas/held.ts';
+import { ErrorMessage } from '../../../components/error-message.tsx';
+import { SafeHtmlFrame } from '../../../components/safe-html/safe-html-frame.tsx';
+import { TableSkeleton } from '../../../components/skeleton.tsx';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { heldQueries } from '../api/held-queries.ts';
+
+/**
+ * The held message the cursor is on: every reason it was held, then its content in the same
+ * sanitizing frame as archived messages (SECURITY.md 12, 40), or its plain text.
+ */
+export function HeldPreview({
+  accountId,
+  message,
+}: {
+  accountId: AccountId;
+  message: HeldMessage;
+}) {
+  const detail = useQuery(heldQueries.detail(accountId, message.id));
+  const subject = message.subject.trim() || '(no subject)';
+  return (
+    <section className="held-preview stack" aria-labelledby="held-preview-heading">
+      <h2 id="held-preview-heading">{subject}</h2>
+      <dl className="facts">
+        <dt>From</dt>
+        <dd>
+          {message.from_phrase.trim() && `${message.from_phrase} `}
+          <span className="address">&lt;{message.from_address}&gt;</span>
+        </dd>
+        <dt>List</dt>
+        <dd>{message.list}</dd>
+        <dt>Size</dt>
+        <dd>{formatSize(message.size)}</dd>
+      </dl>
+      <div>
+        <h3>Why it was held</h3>
+        <ul className="held-reasons">
+          {(message.reasons.length > 0
+            ? message.reasons
+            : [{ rule: message.rule, setting: message.setting, reason: message.reason }]
+          ).map((reason, index) => (
+            <li key={index}>
+              {reason.reason}
+              {reason.setting !== null && <span className="hint"> (setting {reason.setting})</span>}
+            </li>
+          ))}
+        </ul>
+      </div>
+      {detail.isPending ? (
+        <TableSkeleton label="Loading the message…" />
+      ) : detail.isError ? (
+        <ErrorMessage error={detail.error} onRetry={() => void detail.refetch()} />
+      ) : detail.data.content_html.trim() ? (
+        <>
+          <p className="hint">Scripts and remote images are not shown.</p>
+          <SafeHtmlFrame
+            html={detail.data.content_html}
+            title="The held message as HTML"
+            className="message-frame"
+          />
+        </>
+      ) : (
+        <pre className="message-plain">{detail.data.content_plain || '(empty)'}</pre>
+      )}
+    </section>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,76 @@
+import { useId, useState } from 'react';
+import { SHORT_TEXT_MAX_LENGTH } from '../../../../api/constants.ts';
+import { Dialog } from '../../../components/dialog.tsx';
+
+/**
+ * Asks for the reason of a rejection (optional): the sender gets the list's reject message with
+ * it. The reason field has the focus, so Enter rejects and Escape cancels.
+ */
+export function RejectDialog({
+  count,
+  subject,
+  onReject,
+  onClose,
+}: {
+  /** How many are rejected; 0: the dialog is closed. */
+  count: number;
+  /** The subject, when one message is rejected. */
+  subject: string | null;
+  onReject: (reason: string | undefined) => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog
+      open={count > 0}
+      onClose={onClose}
+      title={count === 1 && subject !== null ? `Reject “${subject}”?` : `Reject ${count} messages?`}
+    >
+      <RejectForm count={count} onReject={onReject} onClose={onClose} />
+    </Dialog>
+  );
+}
+
+function RejectForm({
+  count,
+  onReject,
+  onClose,
+}: {
+  count: number;
+  onReject: (reason: string | undefined) => void;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const id = useId();
+  return (
+    <form
+      className="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onReject(reason.trim() || undefined);
+      }}
+    >
+      <p>
+        {count === 1 ? 'The sender gets' : 'Each sender gets'} the list&rsquo;s reject message; the
+        message is not archived or sent to the list.
+      </p>
+      <div className="field">
+        <label htmlFor={id}>Reason (optional, added to the reject message)</label>
+        <input
+          id={id}
+          data-initial-focus
+          maxLength={SHORT_TEXT_MAX_LENGTH}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </div>
+      <div className="actions">
+        <button type="submit" className="button danger">
+          {count === 1 ? 'Reject the message' : `Reject the ${count} messages`}
+        </button>
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
