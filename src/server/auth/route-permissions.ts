@@ -1,4 +1,4 @@
-import type { Permission } from '../../api/constants.ts';
+import { PERMISSIONS, type Permission } from '../../api/constants.ts';
 import type { OperationName } from '../../api/operations.ts';
 
 /**
@@ -12,7 +12,14 @@ export interface RouteRule {
 }
 
 const contactReaders: Permission[] = ['contact', 'membership'];
-const listReaders: Permission[] = ['list', 'list_settings', 'membership', 'contact', 'messages', 'approval'];
+const listReaders: Permission[] = [
+  'list',
+  'list_settings',
+  'membership',
+  'contact',
+  'messages',
+  'approval',
+];
 
 export const ROUTE_PERMISSIONS: Record<OperationName, RouteRule> = {
   'contacts.get': { anyOf: contactReaders },
@@ -57,6 +64,7 @@ export const ROUTE_PERMISSIONS: Record<OperationName, RouteRule> = {
   'accounts.update': { anyOf: ['account'], global: true },
   'accounts.delete': { anyOf: ['account'], global: true },
 
-  // The address matters to whoever sets a cidr, which takes superadmin like every users.* write.
-  'caller.get': { anyOf: ['superadmin'] },
+  // Who is calling, about the caller alone: any permission at all reads it (a key with none can
+  // do nothing to show).
+  'caller.get': { anyOf: PERMISSIONS },
 };

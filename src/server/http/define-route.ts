@@ -160,8 +160,9 @@ export function defineRoute<K extends OperationName>(
         throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
       }
       // Spec §5.2: an access token also needs the operation's scope (auth/route-scopes.ts).
-      if (scopes && !scopes.has(ROUTE_SCOPES[name])) {
-        throw forbidden(`This access token was not granted the ${ROUTE_SCOPES[name]} scope`);
+      const scope = ROUTE_SCOPES[name];
+      if (scopes && scope !== null && !scopes.has(scope)) {
+        throw forbidden(`This access token was not granted the ${scope} scope`);
       }
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search?.size ? search : null);

@@ -14,7 +14,7 @@ import {
   type AdministratorRow,
 } from '../repositories/administrators.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { API_PERSON, toAdministrator } from '../repositories/users.mapper.ts';
+import { API_KEY_V2, API_PERSON, toAdministrator } from '../repositories/users.mapper.ts';
 import {
   deleteAdministratorRow,
   findAdministratorById,
@@ -45,12 +45,21 @@ export async function getUsers(db: Kysely<Database>, scope: UserScope): Promise<
 }
 
 /** Rows → administrators, each with the `key_expiry` extension when it has keys. */
-async function withKeyExpiry(db: Kysely<Database>, rows: AdministratorRow[]): Promise<Administrator[]> {
-  const expiries = await selectKeyExpiries(db, rows.map((row) => row.id));
+async function withKeyExpiry(
+  db: Kysely<Database>,
+  rows: AdministratorRow[],
+): Promise<Administrator[]> {
+  const expiries = await selectKeyExpiries(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toAdministrator(row, expiries.get(row.id)));
 }
 
-async function oneWithKeyExpiry(db: Kysely<Database>, row: AdministratorRow): Promise<Administrator> {
+async function oneWithKeyExpiry(
+  db: Kysely<Database>,
+  row: AdministratorRow,
+): Promise<Administrator> {
   const [administrator] = await withKeyExpiry(db, [row]);
   if (!administrator) throw new Error('withKeyExpiry dropped a row');
   return administrator;
@@ -65,34 +74,40 @@ export async function getUser(
   return oneWithKeyExpiry(db, await findUser(db, scope, idOrUsername));
 }
 
-/** Spec §4.6 create: at minimum `username`; the new administrator is a person (api 0). */
+/**
+ * Spec §4.6 create: with `username`, a person (api 0); with `description` instead, an API version 2
+ * key's entry (api 2, §2.6 and §5.1 rule 2), whose key is then retrieved with get_key. A key's entry
+ * has no password: it does not sign in.
+ */
 export async function createUserAdministrator(
   db: Kysely<Database>,
   scope: UserScope,
   principal: Principal,
   input: AdministratorCreate,
 ): Promise<Administrator> {
-  if (input.description !== undefined) throw versionTwoOnly('description');
+  const isKey = input.username === undefined;
+  if (isKey && input.password !== undefined) throw badRequest('password: API keys do not sign in');
   assertWithinCaller(principal, {
     permissions: input.permissions ?? [],
     limitLists: input.limit_lists ?? [],
     limitMetadata: input.limit_metadata ?? [],
   });
   if (input.password !== undefined) assertMayGivePassword(principal);
-  if (await usernameTaken(db, input.username)) throw usernameInUse();
+  if (input.username !== undefined && (await usernameTaken(db, input.username)))
+    throw usernameInUse();
   // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
   let row: AdministratorRow;
   try {
     row = await insertAdministrator(db, {
       account_id: scope,
-      username: input.username,
-      description: null,
+      username: input.username ?? null,
+      description: input.description ?? null,
       firstname: input.firstname ?? '',
       surname: input.surname ?? '',
       cidr: input.cidr ?? null,
       custom_image: input.custom_image ? 1 : 0,
       mfa_type: input.mfa_type ?? null,
-      api: API_PERSON,
+      api: isKey ? API_KEY_V2 : API_PERSON,
       notifications: JSON.stringify(input.notifications ?? []),
       permissions: JSON.stringify(input.permissions ?? []),
       limit_metadata: JSON.stringify(input.limit_metadata ?? []),
@@ -106,7 +121,6 @@ export async function createUserAdministrator(
   }
   return toAdministrator(row);
 }
-
 
 /**
  * Spec §4.6 update (§1 rule 6: only what is supplied changes; `permissions` and `notifications`
@@ -178,11 +192,12 @@ export async function updateUser(
     const updated = await updateAdministratorRow(db, row.id, changes);
     assertWithinCaller(principal, powersOfRow(updated));
     await assertKeepsSuperadmin(db, scope, row, updated);
-    await endWhatNoLongerHolds(db, updated, { passwordChanged: changes.password_hash !== undefined });
+    await endWhatNoLongerHolds(db, updated, {
+      passwordChanged: changes.password_hash !== undefined,
+    });
     return await oneWithKeyExpiry(db, updated);
   } catch (error) {
-    if (isUniqueViolation(error) && fields.username !== undefined)
-      throw usernameInUse();
+    if (isUniqueViolation(error) && fields.username !== undefined) throw usernameInUse();
     throw error;
   }
 }
