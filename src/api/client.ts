@@ -66,7 +66,7 @@ export function createApiClient(options: ApiClientOptions) {
       throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.', { cause });
     }
     const payload = await readJson(response);
-    if (!response.ok) throw errorFor(response, payload);
+    if (!response.ok) throw errorFor(response, payload, name);
     const candidate = operation.collection ? pickCollection(payload) : pickSingle(payload);
     const parsed = operation.response.safeParse(candidate);
     if (!parsed.success) {
@@ -182,14 +182,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function errorFor(response: Response, payload: unknown): ApiError {
+function errorFor(response: Response, payload: unknown, operation: OperationName): ApiError {
   const body = ErrorBody.safeParse(payload);
   const message = body.success ? body.data.message : `${response.status} ${response.statusText}`.trim();
   if (response.status === 429) {
     const limit = Number(response.headers.get('x-ratelimit-limit'));
     return new RateLimitedError(message, rateLimitResetAt(response.headers), Number.isFinite(limit) && limit > 0 ? limit : null);
   }
-  return new ApiError(response.status, message);
+  return new ApiError(response.status, message, { operation });
 }
 
 /**

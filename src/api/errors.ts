@@ -5,10 +5,13 @@
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: number;
+  /** The operation (`resource.action` of operations.ts) that was refused, when the client knows it. */
+  readonly operation: string | undefined;
 
-  constructor(status: number, message: string, options?: ErrorOptions) {
+  constructor(status: number, message: string, options?: ErrorOptions & { operation?: string }) {
     super(message, options);
     this.status = status;
+    this.operation = options?.operation;
   }
 }
 

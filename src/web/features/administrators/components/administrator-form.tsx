@@ -8,7 +8,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
-import { callerQueries } from '../api/caller-queries.ts';
+import { callerQueries } from '../../../lib/caller-queries.ts';
 import {
   ADMINISTRATOR_FORM_FIELDS,
   administratorFormSchema,
@@ -71,7 +71,7 @@ export function AdministratorForm({
   const limitsMetadata = permissions.includes('limit_metadata');
   const fields = versionFields(kind);
   const cidr = useWatch({ control: form.control, name: 'cidr' });
-  const callerAddress = useQuery({ ...callerQueries.address(), enabled: fields.cidr });
+  const callerAddress = useQuery({ ...callerQueries.self(), enabled: fields.cidr });
   const caller = fields.cidr ? callerAddress.data : undefined;
   // The warning when the range shuts out the address in use; a note when that address is unknown.
   const warning = caller ? cidrWarning(cidr, caller.address) : null;
