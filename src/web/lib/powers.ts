@@ -62,6 +62,17 @@ export const SECTION_OPERATIONS = {
   administrators: 'users.list',
 } as const satisfies Record<Section, OperationName>;
 
+/**
+ * Where a principal lands: the first of these it may open. Messages before Lists: whoever may read
+ * messages (a moderator) reads lists only to pick one.
+ */
+const LANDING_ORDER: readonly Section[] = ['contacts', 'messages', 'lists', 'administrators'];
+
+export function landingSection(powers: Powers): Section | undefined {
+  const open = openSections(powers);
+  return LANDING_ORDER.find((section) => open.includes(section));
+}
+
 /** The sections a principal may open, in the navigation's order. */
 export function openSections(powers: Powers): Section[] {
   return (Object.keys(SECTION_OPERATIONS) as Section[]).filter((section) =>

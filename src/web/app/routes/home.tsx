@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { callerQueries } from '../../lib/caller-queries.ts';
-import { openSections, powersOf } from '../../lib/powers.ts';
+import { landingSection, powersOf } from '../../lib/powers.ts';
 import { getSession } from '../../lib/session.ts';
 import { defaultAccountPath } from '../default-account.ts';
 import { queryClient } from '../query-client.ts';
@@ -13,7 +13,7 @@ export async function loader() {
   const session = getSession();
   const global = session.status === 'signed-in' && session.principal.global;
   const powers = powersOf(await queryClient.ensureQueryData(callerQueries.self()), global);
-  const section = openSections(powers)[0];
+  const section = landingSection(powers);
   if (section === undefined) return redirect(global ? '/accounts' : '/contacts');
   if (global) return redirect(await defaultAccountPath(section));
   return redirect(`/${section}`);
