@@ -11,6 +11,7 @@ import { listQueries } from '../../lists/api/list-queries.ts';
 import { callerQueries } from '../../../lib/caller-queries.ts';
 import {
   ADMINISTRATOR_FORM_FIELDS,
+  PASSWORD_MIN_LENGTH,
   administratorFormSchema,
   versionFields,
   type AdministratorFormValues,
@@ -71,8 +72,11 @@ export function AdministratorForm({
   const limitsMetadata = permissions.includes('limit_metadata');
   const fields = versionFields(kind);
   const cidr = useWatch({ control: form.control, name: 'cidr' });
-  const callerAddress = useQuery({ ...callerQueries.self(), enabled: fields.cidr });
-  const caller = fields.cidr ? callerAddress.data : undefined;
+  const callerInfo = useQuery(callerQueries.self());
+  const caller = fields.cidr ? callerInfo.data : undefined;
+  // A password for the server's sign-in page: the reference server takes one (feature-detected by
+  // its `caller.get` extension); spec v2 lists `password` for version 1 only.
+  const passwords = fields.password && callerInfo.data?.supported === true;
   // The warning when the range shuts out the address in use; a note when that address is unknown.
   const warning = caller ? cidrWarning(cidr, caller.address) : null;
   const unchecked = caller?.address === null ? cidrUncheckedNote(cidr, caller.supported) : null;
@@ -149,6 +153,21 @@ export function AdministratorForm({
               {...form.register('username')}
             />
             {fieldError('username', 'The username', errors.username)}
+          </div>
+        )}
+        {passwords && (
+          <div className="field">
+            <label htmlFor={`${id}-password`}>
+              {kind === 'new' ? 'Password (to sign in)' : 'New password'}
+            </label>
+            <input
+              {...fieldProps('password', errors.password)}
+              type="password"
+              autoComplete="new-password"
+              {...form.register('password')}
+            />
+            {hint('password')}
+            {fieldError('password', 'The password', errors.password)}
           </div>
         )}
         <div className="field">
@@ -329,6 +348,7 @@ export function AdministratorForm({
 }
 
 const hints: Partial<Record<keyof AdministratorFormValues, string>> = {
+  password: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: no change (a new person without one cannot sign in until given one).`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
 

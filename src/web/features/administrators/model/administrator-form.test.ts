@@ -54,7 +54,7 @@ describe('the administrator form', () => {
       limit_lists: ['news'],
       limit_metadata: ['region'],
     };
-    const create = toCreateInput(values);
+    const create = toCreateInput('new', values);
     expect(AdministratorCreate.parse(create)).toEqual(create);
     expect(create).toMatchObject({ limit_lists: [], limit_metadata: [], welcome_email: true });
     expect(create).not.toHaveProperty('cidr');
@@ -64,6 +64,21 @@ describe('the administrator form', () => {
     expect(key).toMatchObject({ description: 'CI', cidr: null });
     expect(key).not.toHaveProperty('username');
     expect(toUpdateInput('person', values)).not.toHaveProperty('description');
+  });
+
+  it('sends a typed password for a person only, and makes a key entry from a description', () => {
+    const person = toCreateInput('new', { ...blank, username: 'p@example.com', password: 'twelve chars!' });
+    expect(AdministratorCreate.parse(person)).toEqual(person);
+    expect(person).toMatchObject({ password: 'twelve chars!' });
+    expect(toCreateInput('new', { ...blank, username: 'p@example.com' })).not.toHaveProperty('password');
+    const key = toCreateInput('new-key', { ...blank, description: ' Nightly export ', password: 'ignored here!' });
+    expect(AdministratorCreate.parse(key)).toEqual(key);
+    expect(key).toMatchObject({ description: 'Nightly export' });
+    expect(key).not.toHaveProperty('username');
+    expect(key).not.toHaveProperty('password');
+    const schema = administratorFormSchema('new-key');
+    expect(schema.safeParse({ ...blank, description: ' ' }).success).toBe(false);
+    expect(administratorFormSchema('new').safeParse({ ...blank, username: 'a@b.co', password: 'short' }).success).toBe(false);
   });
 });
 
