@@ -39,7 +39,8 @@ export class ApiContractError extends ApiError {
  */
 export function rateLimitResetAt(headers: Headers, now: Date = new Date()): Date {
   const reset = Number(headers.get('x-ratelimit-reset'));
-  if (headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset > 0) return new Date(reset * 1000);
+  if (headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset > 0)
+    return new Date(reset * 1000);
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null && retryAfter.trim() !== '') {
     const seconds = Number(retryAfter);

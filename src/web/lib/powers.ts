@@ -79,4 +79,3 @@ export function openSections(powers: Powers): Section[] {
     mayCall(powers, SECTION_OPERATIONS[section]),
   );
 }
-

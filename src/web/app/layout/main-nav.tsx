@@ -30,10 +30,10 @@ export function MainNav({
         {sections
           .filter(({ section }) => open.includes(section))
           .map(({ section, label }) => (
-          <li key={section}>
-            <NavLink to={sectionPath(target, section)}>{label}</NavLink>
-          </li>
-        ))}
+            <li key={section}>
+              <NavLink to={sectionPath(target, section)}>{label}</NavLink>
+            </li>
+          ))}
         {global && (
           <li>
             <NavLink to="/accounts" end>

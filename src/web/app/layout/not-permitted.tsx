@@ -15,8 +15,8 @@ export function NotPermitted({ section }: { section: Section }) {
     <>
       <PageHeading title={TITLES[section]} />
       <p role="alert" className="error-message">
-        Not permitted: this page needs the {permissionsFor(SECTION_OPERATIONS[section])}{' '}
-        permission, which your sign-in does not have. An administrator with superadmin can give it.
+        Not permitted: this page needs the {permissionsFor(SECTION_OPERATIONS[section])} permission,
+        which your sign-in does not have. An administrator with superadmin can give it.
       </p>
     </>
   );

@@ -54,11 +54,9 @@ export function administratorFormSchema(kind: AdministratorKind) {
       description:
         kind === 'new-key' ? z.string().trim().min(1, 'is required for an API key') : z.string(),
       // Empty: no password is set (or the present one is kept).
-      password: z
-        .string()
-        .refine((v) => v === '' || v.length >= PASSWORD_MIN_LENGTH, {
-          message: `has at least ${String(PASSWORD_MIN_LENGTH)} characters`,
-        }),
+      password: z.string().refine((v) => v === '' || v.length >= PASSWORD_MIN_LENGTH, {
+        message: `has at least ${String(PASSWORD_MIN_LENGTH)} characters`,
+      }),
       firstname: z.string(),
       surname: z.string(),
       // Checked only where it is shown: a hidden field must not hold the form back.
