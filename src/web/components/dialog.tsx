@@ -33,7 +33,11 @@ export function Dialog({ open, onClose, title, children, className }: DialogProp
       ref={ref}
       aria-labelledby={titleId}
       className={className ? `dialog ${className}` : 'dialog'}
-      onClose={onClose}
+      // A dialog opened from inside this one (a confirmation) closes by itself: its `close`
+      // event reaches this one too, and must not close it.
+      onClose={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
     >
       {open && (
         <>
