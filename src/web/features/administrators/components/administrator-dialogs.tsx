@@ -39,14 +39,16 @@ export function CreateAdministratorDialog({
 }) {
   const create = useCreateAdministrator(accountId);
   const [kind, setKind] = useState<'new' | 'new-key'>('new');
+  const [dirty, setDirty] = useState(false);
   const id = useId();
   const close = () => {
     create.reset();
     setKind('new');
+    setDirty(false);
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title="New administrator" className="wide">
+    <Dialog open={open} onClose={close} title="New administrator" className="wide" dirty={dirty}>
       <fieldset className="radio-group">
         <legend>Who is it for?</legend>
         <div className="checkbox-field">
@@ -77,6 +79,7 @@ export function CreateAdministratorDialog({
         kind={kind}
         defaultValues={formValuesOf(null)}
         submitLabel={kind === 'new' ? 'Create the administrator' : 'Create the API key'}
+        onDirtyChange={setDirty}
         pending={create.isPending}
         onSubmit={(values) =>
           create.mutateAsync(toCreateInput(kind, values)).then((created) => {
@@ -109,9 +112,11 @@ export function EditAdministratorDialog({
   const [demoting, setDemoting] = useState<{ input: AdministratorUpdate; done: () => void } | null>(
     null,
   );
+  const [dirty, setDirty] = useState(false);
   const close = () => {
     update.reset();
     setDemoting(null);
+    setDirty(false);
     onClose();
   };
   const kind = administrator ? kindOf(administrator) : 'person';
@@ -125,6 +130,7 @@ export function EditAdministratorDialog({
       onClose={close}
       title={`Edit ${administrator ? administratorName(administrator) : ''}`}
       className="wide"
+      dirty={dirty}
     >
       {administrator && (
         <AdministratorForm
@@ -133,6 +139,7 @@ export function EditAdministratorDialog({
           kind={kind}
           defaultValues={formValuesOf(administrator)}
           submitLabel="Save the administrator"
+          onDirtyChange={setDirty}
           pending={update.isPending}
           onSubmit={(values) => {
             const input = toUpdateInput(kind, values);

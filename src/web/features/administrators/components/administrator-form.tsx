@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { NOTIFICATIONS } from '../../../../api/constants.ts';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { serverFieldError } from '../../../lib/server-field-error.ts';
+import { applyServerError } from '../../../lib/form-kit.ts';
 import { listQueries } from '../../lists/api/list-queries.ts';
 import { callerQueries } from '../../../lib/caller-queries.ts';
 import {
@@ -40,6 +40,8 @@ interface AdministratorFormProps {
   /** Resolves when saved; rejects with the server's error, which goes on its field if it names one. */
   onSubmit: (values: AdministratorFormValues) => Promise<unknown>;
   onCancel: () => void;
+  /** Told when the form gets or loses unsaved edits (its dialog then asks before closing). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 const LIMIT_PERMISSIONS = new Set(['limit_lists', 'limit_metadata']);
@@ -60,6 +62,7 @@ export function AdministratorForm({
   pending,
   onSubmit,
   onCancel,
+  onDirtyChange,
 }: AdministratorFormProps) {
   const form = useForm<AdministratorFormValues>({
     resolver: zodResolver(administratorFormSchema(kind)),
@@ -81,15 +84,15 @@ export function AdministratorForm({
   const warning = caller ? cidrWarning(cidr, caller.address) : null;
   const unchecked = caller?.address === null ? cidrUncheckedNote(cidr, caller.supported) : null;
   const [serverError, setServerError] = useState<unknown>(null);
+  const dirty = form.formState.isDirty;
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
 
   const submit = form.handleSubmit(async (values) => {
     setServerError(null);
     try {
       await onSubmit(values);
     } catch (error) {
-      const onField = serverFieldError(error, ADMINISTRATOR_FORM_FIELDS);
-      if (onField) form.setError(onField.field, { type: 'server', message: onField.message });
-      else setServerError(error);
+      if (!applyServerError(error, ADMINISTRATOR_FORM_FIELDS, form.setError)) setServerError(error);
     }
   });
 
