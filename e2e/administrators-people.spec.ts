@@ -2,6 +2,7 @@ import {
   createAccount,
   createKey,
   expect,
+  signInOnServerPage,
   signInWithKey,
   test,
   uniqueName,
@@ -85,12 +86,7 @@ test('administrators: a person who can sign in, a key for a program, and your ow
   // The person signs in with the password given here, and the header names them.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in with your Listkeeper account' }).click();
-  await expect(page).toHaveURL(/\/api\/2\/oauth\/login\//);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  const allow = page.getByRole('button', { name: 'Allow' });
-  if (await allow.isVisible().catch(() => false)) await allow.click();
+  await signInOnServerPage(page, username, PASSWORD);
   await expect(page).toHaveURL(/\/contacts$/);
   const banner = page.getByRole('banner');
   await expect(banner).toContainText(`Signed in: Pat (${username})`);

@@ -19,6 +19,11 @@ import { formValuesOf, kindOf, toCreateInput, toUpdateInput } from '../model/adm
 import { AdministratorForm } from './administrator-form.tsx';
 import { administratorName, isKey } from './administrator-name.ts';
 
+const NEW_KINDS = [
+  { kind: 'new', label: 'A person, who signs in' },
+  { kind: 'new-key', label: 'A program, with an API key' },
+] as const;
+
 /**
  * Spec §4.6 create: a person, named by an email address, who signs in (with the password given
  * here, on the reference server); or an API key for a program, named by its description (§2.6),
@@ -51,26 +56,18 @@ export function CreateAdministratorDialog({
     <Dialog open={open} onClose={close} title="New administrator" className="wide" dirty={dirty}>
       <fieldset className="radio-group">
         <legend>Who is it for?</legend>
-        <div className="checkbox-field">
-          <input
-            id={`${id}-person`}
-            type="radio"
-            name={`${id}-kind`}
-            checked={kind === 'new'}
-            onChange={() => setKind('new')}
-          />
-          <label htmlFor={`${id}-person`}>A person, who signs in</label>
-        </div>
-        <div className="checkbox-field">
-          <input
-            id={`${id}-key`}
-            type="radio"
-            name={`${id}-kind`}
-            checked={kind === 'new-key'}
-            onChange={() => setKind('new-key')}
-          />
-          <label htmlFor={`${id}-key`}>A program, with an API key</label>
-        </div>
+        {NEW_KINDS.map((option) => (
+          <div className="checkbox-field" key={option.kind}>
+            <input
+              id={`${id}-${option.kind}`}
+              type="radio"
+              name={`${id}-kind`}
+              checked={kind === option.kind}
+              onChange={() => setKind(option.kind)}
+            />
+            <label htmlFor={`${id}-${option.kind}`}>{option.label}</label>
+          </div>
+        ))}
       </fieldset>
       <AdministratorForm
         key={kind}
