@@ -3,6 +3,7 @@ import {
   accountWithContacts,
   expect,
   expectNoSecretStored,
+  signInOnServerPage,
   test,
   uniqueName,
 } from './fixtures/dashboard.ts';
@@ -45,15 +46,8 @@ function watchLoginForms(page: Page): string[] {
   return forms;
 }
 
-async function signInOnServer(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/api\/2\/oauth\/login\//);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  // A first-party client may skip the consent page; a third-party one shows it.
-  const allow = page.getByRole('button', { name: 'Allow' });
-  if (await allow.isVisible().catch(() => false)) await allow.click();
-}
+const signInOnServer = (page: Page, username: string) =>
+  signInOnServerPage(page, username, PASSWORD);
 
 test('OAuth sign-in as a person: server login, back in the app, reload without the password, sign out', async ({
   page,

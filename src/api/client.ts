@@ -13,7 +13,8 @@ import type { MessageQuery } from './schemas/message.ts';
  * Spec §5.1 rule 4: a key as Basic username (empty password), or a Bearer key or access token.
  * `none`: no Authorization header, for a same-origin gateway that adds the session's own (src/gateway).
  */
-export type Auth = { kind: 'bearer'; token: string } | { kind: 'basic'; key: string } | { kind: 'none' };
+export type Auth =
+  { kind: 'bearer'; token: string } | { kind: 'basic'; key: string } | { kind: 'none' };
 
 export interface ApiClientOptions {
   /** Origin (and optional path) the API lives under; '' means the page's own origin. */
@@ -48,9 +49,18 @@ export interface CallOptions<K extends OperationName> {
 export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
 
-  async function call<K extends OperationName>(name: K, call: CallOptions<K> = {}): Promise<Output<K>> {
+  async function call<K extends OperationName>(
+    name: K,
+    call: CallOptions<K> = {},
+  ): Promise<Output<K>> {
     const operation: Operation = OPERATIONS[name];
-    const url = buildUrl(options.baseUrl, operation.path, call.params ?? {}, call.query, options.accountId);
+    const url = buildUrl(
+      options.baseUrl,
+      operation.path,
+      call.params ?? {},
+      call.query,
+      options.accountId,
+    );
     const auth = typeof options.auth === 'function' ? await options.auth() : options.auth;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (auth.kind !== 'none') headers.authorization = authorizationHeader(auth);
@@ -59,12 +69,12 @@ export function createApiClient(options: ApiClientOptions) {
       body = encodeForm(call.body as Record<string, unknown>);
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const { response, payload } = await fetchAnswer(doFetch, url, {
-      method: operation.method,
-      headers,
-      body,
-      signal: call.signal,
-    });
+    const { response, payload } = await fetchAnswer(
+      doFetch,
+      url,
+      { method: operation.method, headers, body, signal: call.signal },
+      name,
+    );
     const candidate = operation.collection ? pickCollection(payload) : pickSingle(payload);
     const parsed = operation.response.safeParse(candidate);
     if (!parsed.success) {
@@ -86,14 +96,16 @@ export function createApiClient(options: ApiClientOptions) {
       list: (query: z.input<typeof ContactQuery> = {}) => call('contacts.list', { query }),
       get: (contactId: Id) => call('contacts.get', { params: id(contactId) }),
       create: (body: Body<'contacts.create'>) => call('contacts.create', { body }),
-      update: (contactId: Id, body: Body<'contacts.update'>) => call('contacts.update', { params: id(contactId), body }),
+      update: (contactId: Id, body: Body<'contacts.update'>) =>
+        call('contacts.update', { params: id(contactId), body }),
       delete: (contactId: Id) => call('contacts.delete', { params: id(contactId) }),
     },
     emails: {
       /** By service id, or by the address itself (URL-encoded in the path, spec §4.2). */
       get: (idOrAddress: Id) => call('emails.get', { params: id(idOrAddress) }),
       create: (body: Body<'emails.create'>) => call('emails.create', { body }),
-      update: (emailId: Id, body: Body<'emails.update'>) => call('emails.update', { params: id(emailId), body }),
+      update: (emailId: Id, body: Body<'emails.update'>) =>
+        call('emails.update', { params: id(emailId), body }),
       delete: (emailId: Id) => call('emails.delete', { params: id(emailId) }),
     },
     membership: {
@@ -107,7 +119,8 @@ export function createApiClient(options: ApiClientOptions) {
       list: () => call('lists.list'),
       get: (listName: string) => call('lists.get', { params: name(listName) }),
       create: (body: Body<'lists.create'>) => call('lists.create', { body }),
-      update: (listName: string, body: Body<'lists.update'>) => call('lists.update', { params: name(listName), body }),
+      update: (listName: string, body: Body<'lists.update'>) =>
+        call('lists.update', { params: name(listName), body }),
       delete: (listName: string) => call('lists.delete', { params: name(listName) }),
     },
     messages: {
@@ -116,24 +129,30 @@ export function createApiClient(options: ApiClientOptions) {
       send: (body: Body<'messages.send'>) => call('messages.send', { body }),
       delete: (messageId: Id) => call('messages.delete', { params: id(messageId) }),
       /** Reference-server extension: a remote image of the message as a `data:` URL. */
-      image: (messageId: Id, url: string) => call('messages.image', { params: id(messageId), query: { url } }),
+      image: (messageId: Id, url: string) =>
+        call('messages.image', { params: id(messageId), query: { url } }),
     },
     users: {
       list: () => call('users.list'),
       /** By id, or by username (URL-encoded in the path, spec §4.6). */
       get: (idOrUsername: Id) => call('users.get', { params: id(idOrUsername) }),
       create: (body: Body<'users.create'>) => call('users.create', { body }),
-      update: (userId: Id, body: Body<'users.update'>) => call('users.update', { params: id(userId), body }),
+      update: (userId: Id, body: Body<'users.update'>) =>
+        call('users.update', { params: id(userId), body }),
       /** Spec §4.6: PUT with `get_key`; answers the new key and its expiry. */
       retrieveKey: (userId: Id, expiryMonths?: 1 | 3 | 6 | 12) =>
-        call('users.retrieveKey', { params: id(userId), body: { get_key: true, expiry_months: expiryMonths } }),
+        call('users.retrieveKey', {
+          params: id(userId),
+          body: { get_key: true, expiry_months: expiryMonths },
+        }),
       delete: (userId: Id) => call('users.delete', { params: id(userId) }),
     },
     accounts: {
       list: (query: z.input<typeof AccountQuery> = {}) => call('accounts.list', { query }),
       get: (accountId: Id) => call('accounts.get', { params: id(accountId) }),
       create: (body: Body<'accounts.create'>) => call('accounts.create', { body }),
-      update: (accountId: Id, body: Body<'accounts.update'>) => call('accounts.update', { params: id(accountId), body }),
+      update: (accountId: Id, body: Body<'accounts.update'>) =>
+        call('accounts.update', { params: id(accountId), body }),
       delete: (accountId: Id) => call('accounts.delete', { params: id(accountId) }),
     },
     /**
@@ -150,7 +169,9 @@ export function createApiClient(options: ApiClientOptions) {
       discard: (heldId: Id) => call('held.discard', { params: id(heldId) }),
       /** One action on several held messages, all or none. */
       bulk: (action: HeldAction, ids: Id[], reason?: string) =>
-        call('held.bulk', { body: reason === undefined ? { action, ids } : { action, ids, reason } }),
+        call('held.bulk', {
+          body: reason === undefined ? { action, ids } : { action, ids, reason },
+        }),
     },
     /** Reference-server extension (operations.ts): other API v2 servers answer 404. */
     caller: {
@@ -171,11 +192,13 @@ export function buildUrl(
 ): string {
   const filled = path.replace(/:([a-z_]+)/g, (_, key: string) => {
     const value = params[key];
-    if (value === undefined || value === '') throw new TypeError(`Missing path parameter ${key} for ${path}`);
+    if (value === undefined || value === '')
+      throw new TypeError(`Missing path parameter ${key} for ${path}`);
     return encodeURIComponent(String(value));
   });
   const search = encodeForm((query ?? {}) as Record<string, unknown>);
-  if (accountId !== undefined && accountId !== null) search.set(ACCOUNT_ID_PARAM, String(accountId));
+  if (accountId !== undefined && accountId !== null)
+    search.set(ACCOUNT_ID_PARAM, String(accountId));
   const queryString = search.toString();
   return `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}${filled}${queryString ? `?${queryString}` : ''}`;
 }
@@ -194,16 +217,20 @@ export async function fetchAnswer(
   doFetch: typeof fetch,
   url: string,
   init: RequestInit,
+  /** The operation asked, so that a 403 can name the permission it needs. */
+  operation?: OperationName,
 ): Promise<{ response: Response; payload: unknown }> {
   let response: Response;
   try {
     response = await doFetch(url, init);
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.', { cause });
+    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.', {
+      cause,
+    });
   }
   const payload = await readJson(response);
-  if (!response.ok) throw errorFor(response, payload);
+  if (!response.ok) throw errorFor(response, payload, operation);
   return { response, payload };
 }
 
@@ -217,14 +244,20 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function errorFor(response: Response, payload: unknown): ApiError {
+function errorFor(response: Response, payload: unknown, operation?: OperationName): ApiError {
   const body = ErrorBody.safeParse(payload);
-  const message = body.success ? body.data.message : `${response.status} ${response.statusText}`.trim();
+  const message = body.success
+    ? body.data.message
+    : `${response.status} ${response.statusText}`.trim();
   if (response.status === 429) {
     const limit = Number(response.headers.get('x-ratelimit-limit'));
-    return new RateLimitedError(message, rateLimitResetAt(response.headers), Number.isFinite(limit) && limit > 0 ? limit : null);
+    return new RateLimitedError(
+      message,
+      rateLimitResetAt(response.headers),
+      Number.isFinite(limit) && limit > 0 ? limit : null,
+    );
   }
-  return new ApiError(response.status, message);
+  return new ApiError(response.status, message, operation ? { operation } : {});
 }
 
 /**
@@ -249,5 +282,7 @@ export function pickSingle(payload: unknown): unknown {
   if ('id' in record || 'success' in record || 'key' in record || 'count' in record) return record;
   const values = Object.values(record);
   const only = values[0];
-  return values.length === 1 && only !== null && typeof only === 'object' && !Array.isArray(only) ? only : payload;
+  return values.length === 1 && only !== null && typeof only === 'object' && !Array.isArray(only)
+    ? only
+    : payload;
 }

@@ -5,10 +5,13 @@
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: number;
+  /** The operation (`resource.action` of operations.ts) that was refused, when the client knows it. */
+  readonly operation: string | undefined;
 
-  constructor(status: number, message: string, options?: ErrorOptions) {
+  constructor(status: number, message: string, options?: ErrorOptions & { operation?: string }) {
     super(message, options);
     this.status = status;
+    this.operation = options?.operation;
   }
 }
 
@@ -36,7 +39,8 @@ export class ApiContractError extends ApiError {
  */
 export function rateLimitResetAt(headers: Headers, now: Date = new Date()): Date {
   const reset = Number(headers.get('x-ratelimit-reset'));
-  if (headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset > 0) return new Date(reset * 1000);
+  if (headers.has('x-ratelimit-reset') && Number.isFinite(reset) && reset > 0)
+    return new Date(reset * 1000);
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null && retryAfter.trim() !== '') {
     const seconds = Number(retryAfter);

@@ -115,7 +115,7 @@ export const OPERATIONS = {
   'caller.get': {
     section: EXTENSION,
     extension:
-      'the address the server checks a cidr restriction against (§2.6), so the dashboard can warn before a cidr shuts out the administrator typing it',
+      'the address the server checks a cidr restriction against (§2.6), so the dashboard can warn before a cidr shuts out the administrator typing it; and the administrator entry behind the key or token with its account (spec v2 has no "who am I"), so the dashboard shows each person only what their permissions allow',
     method: 'GET',
     path: '/caller/',
     query: NoQuery,

@@ -294,8 +294,14 @@ describe('administrators (spec §2.6)', () => {
     });
   });
 
-  it('create needs a username that is an email address', () => {
-    expect(refusal(AdministratorCreate, 'firstname=Ann')).toBe('username: is required');
+  it('create needs a username that is an email address, or a description for an API key', () => {
+    expect(refusal(AdministratorCreate, 'firstname=Ann')).toBe(
+      'username: is required (or a description, for an API key)',
+    );
+    expect(accepts(AdministratorCreate, 'description=Nightly+export')).toBe(true);
+    expect(refusal(AdministratorCreate, 'username=ann%40example.org&description=x')).toMatch(
+      /^description: /,
+    );
     expect(refusal(AdministratorCreate, 'username=ann')).toMatch(/^username: /);
     expect(accepts(AdministratorCreate, 'username=ann%40example.org')).toBe(true);
   });

@@ -6,7 +6,8 @@ import { describeEachDialect, startTestServer, type TestServer } from './test/ha
 
 /**
  * The `caller.get` extension (src/api/operations.ts): the address the server checks a `cidr`
- * against (SECURITY.md 18), so the dashboard can warn before a restriction shuts its user out.
+ * against (SECURITY.md 18), so the dashboard can warn before a restriction shuts its user out, and
+ * the caller's own administrator entry and account, so it shows only what they may do.
  */
 const URL = urlOf('caller.get');
 
@@ -75,15 +76,39 @@ describeEachDialect('caller.get extension: the address the cidr check sees', (di
     }
   });
 
-  it('needs superadmin, and a key at all', async () => {
-    const weak = await server.createKey({
-      accountId: server.account.id,
-      permissions: ['list', 'contact'],
-    });
-    const refused = await server.request('GET', URL, { key: weak });
+  it('answers any key with a permission, and needs a key at all', async () => {
+    const weak = await server.createKey({ accountId: server.account.id, permissions: ['approval'] });
+    expect((await server.request('GET', URL, { key: weak })).status).toBe(200);
+    const none = await server.createKey({ accountId: server.account.id, permissions: [] });
+    const refused = await server.request('GET', URL, { key: none });
     expect(refused.status).toBe(403);
     expect(isErrorShape(refused.json)).toBe(true);
     expect((await server.request('GET', URL, { auth: '' })).status).toBe(401);
+  });
+
+  it("names the key's own entry: its permissions, limits and account", async () => {
+    const moderator = await server.createKey({
+      accountId: server.account.id,
+      permissions: ['approval', 'messages', 'limit_lists'],
+    });
+    const caller = Caller.parse((await server.request('GET', URL, { key: moderator })).json);
+    expect(caller.administrator).toMatchObject({
+      username: null,
+      permissions: ['approval', 'messages', 'limit_lists'],
+      limit_lists: [],
+    });
+    expect(caller.account).toEqual({ id: server.account.id, name: server.account.name });
+  });
+
+  it("a global key: the group's, with no account, whatever account_id addresses", async () => {
+    const answer = await server.request('GET', URL, {
+      key: server.globalKey,
+      query: { account_id: server.account.id },
+    });
+    const caller = Caller.parse(answer.json);
+    expect(caller.account).toBeNull();
+    expect(caller.administrator?.permissions).toEqual(['superadmin', 'account']);
+    expect(answer.body).not.toContain(server.account.name);
   });
 
   it('takes no query parameters', async () => {

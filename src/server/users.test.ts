@@ -125,6 +125,17 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
       expect(await passwordHash(Number(asAdmin(response).id))).toBeNull();
     });
 
+    it('creates an API key entry from a description instead of a username (api 2, spec §2.6)', async () => {
+      const response = await create({ description: 'Nightly export', permissions: ['contact'] });
+      expect(response.status, response.body).toBe(200);
+      const entry = asAdmin(response);
+      expect(entry).toMatchObject({ api: 2, description: 'Nightly export', permissions: ['contact'] });
+      expect(response.json).not.toHaveProperty('username');
+      const key = asKey(await server.request('PUT', url(entry.id), { form: { get_key: '' } })).key;
+      expect((await server.request('GET', '/api/2/contacts/', { key })).status).toBe(200);
+      expect((await server.request('GET', '/api/2/users/', { key })).status).toBe(403);
+    });
+
     it('round-trips every writable field through POST and GET; welcome_email is accepted', async () => {
       const response = await create({
         username: 'full@example.org',
@@ -159,19 +170,20 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
     });
 
     const refused: [string, Record<string, unknown>][] = [
-      ['no username', { firstname: 'x' }],
+      ['no username (nor a description)', { firstname: 'x' }],
       ['a username that is no email address', { username: 'admin' }],
       ['an unknown permission', { username: 'p1@example.org', permissions: ['god'] }],
       ['an unknown notification', { username: 'p2@example.org', notifications: ['sms'] }],
       ['an unknown mfa_type', { username: 'p3@example.org', mfa_type: 'yubikey' }],
       ['an invalid cidr', { username: 'p4@example.org', cidr: '10.0.0.0/33' }],
       ['a short password', { username: 'p5@example.org', password: 'short' }],
+      ['a password for an API key, which does not sign in', { description: 'k', password: 'long enough pass' }],
       [
         'an impossible limit_lists name',
         { username: 'p6@example.org', limit_lists: ['two words'] },
       ],
       [
-        'a description for a person (spec §9 rule 3)',
+        'a description beside a username (spec §9 rule 3: keys only)',
         { username: 'p11@example.org', description: 'x' },
       ],
     ];

@@ -69,12 +69,25 @@ const readOnlyFields = {
   key_expiry: readOnly('is read-only: retrieve a key with get_key and expiry_months'),
 };
 
-/** Spec §4.6 create: at minimum `username` (an email address for normal administrators). */
-export const AdministratorCreate = z.strictObject({
-  ...readOnlyFields,
-  username: EmailAddress,
-  ...writable,
-});
+/**
+ * Spec §4.6 create: at minimum `username` (an email address for normal administrators). An API
+ * version 2 key has no username but a `description` (§2.6, §9 rule 3; §5.1 rule 2: a key is an
+ * administrator entry), so a body with `description` instead makes a key's entry: one or the other.
+ */
+export const AdministratorCreate = z
+  .strictObject({
+    ...readOnlyFields,
+    username: EmailAddress.optional(),
+    ...writable,
+  })
+  .refine((u) => u.username !== undefined || u.description !== undefined, {
+    message: 'is required (or a description, for an API key)',
+    path: ['username'],
+  })
+  .refine((u) => u.username === undefined || u.description === undefined, {
+    message: 'applies to API keys only, which have no username',
+    path: ['description'],
+  });
 export type AdministratorCreate = z.infer<typeof AdministratorCreate>;
 
 /**
@@ -88,9 +101,12 @@ export const AdministratorUpdate = z
     ...writable,
     get_key: flag(),
     expiry_months: z
-      .union(EXPIRY_MONTHS.map((m) => z.literal(m)), {
-        error: `is one of ${EXPIRY_MONTHS.join(', ')} months`,
-      })
+      .union(
+        EXPIRY_MONTHS.map((m) => z.literal(m)),
+        {
+          error: `is one of ${EXPIRY_MONTHS.join(', ')} months`,
+        },
+      )
       .optional(),
   })
   .refine((u) => u.expiry_months === undefined || u.get_key === true, {

@@ -6,9 +6,10 @@ import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 /**
  * The OAuth scope each operation needs when it is called with an access token (spec §5.2 rule 3).
  * An API key has no scopes and is bound by its permissions only (ROUTE_PERMISSIONS); a token needs
- * both the scope and its administrator's permission. Every operation is listed (deny by default).
+ * both the scope and its administrator's permission. Every operation is listed (deny by default);
+ * null only for what concerns the token itself.
  */
-export const ROUTE_SCOPES: Record<OperationName, Scope> = {
+export const ROUTE_SCOPES: Record<OperationName, Scope | null> = {
   'contacts.get': 'contacts:read',
   'contacts.list': 'contacts:read',
   'contacts.create': 'contacts:write',
@@ -57,7 +58,8 @@ export const ROUTE_SCOPES: Record<OperationName, Scope> = {
   'accounts.update': 'accounts:write',
   'accounts.delete': 'accounts:write',
 
-  'caller.get': 'users:read',
+  // null: about the token itself, so every token reads it (the dashboard asks who signed in).
+  'caller.get': null,
 };
 
 /**
@@ -66,7 +68,8 @@ export const ROUTE_SCOPES: Record<OperationName, Scope> = {
  */
 export function grantableScopes(principal: Principal): Set<Scope> {
   const grantable = new Set<Scope>();
-  for (const [name, scope] of Object.entries(ROUTE_SCOPES) as [OperationName, Scope][]) {
+  for (const [name, scope] of Object.entries(ROUTE_SCOPES) as [OperationName, Scope | null][]) {
+    if (scope === null) continue;
     const rule = ROUTE_PERMISSIONS[name];
     if (rule.global && principal.accountId !== null) continue;
     if (rule.anyOf.some((permission) => can(principal, permission))) grantable.add(scope);

@@ -17,7 +17,8 @@ export function assertAllowed(
   if (!rule.anyOf.some((permission) => can(principal, permission))) {
     throw forbidden(`This key lacks the ${rule.anyOf.join(' or ')} permission`);
   }
-  if (scopes && !scopes.has(ROUTE_SCOPES[name])) {
-    throw forbidden(`This access token was not granted the ${ROUTE_SCOPES[name]} scope`);
+  const scope = ROUTE_SCOPES[name];
+  if (scopes && scope !== null && !scopes.has(scope)) {
+    throw forbidden(`This access token was not granted the ${scope} scope`);
   }
 }

@@ -15,7 +15,7 @@ import {
   type AdministratorRow,
 } from '../repositories/administrators.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { API_PERSON, toAdministrator } from '../repositories/users.mapper.ts';
+import { API_KEY_V2, API_PERSON, toAdministrator } from '../repositories/users.mapper.ts';
 import {
   deleteAdministratorRow,
   findAdministratorById,
@@ -75,34 +75,40 @@ export async function getUser(
   return oneWithKeyExpiry(db, await findUser(db, scope, idOrUsername));
 }
 
-/** Spec §4.6 create: at minimum `username`; the new administrator is a person (api 0). */
+/**
+ * Spec §4.6 create: with `username`, a person (api 0); with `description` instead, an API version 2
+ * key's entry (api 2, §2.6 and §5.1 rule 2), whose key is then retrieved with get_key. A key's entry
+ * has no password: it does not sign in.
+ */
 export async function createUserAdministrator(
   db: Kysely<Database>,
   scope: UserScope,
   principal: Principal,
   input: AdministratorCreate,
 ): Promise<Administrator> {
-  if (input.description !== undefined) throw versionTwoOnly('description');
+  const isKey = input.username === undefined;
+  if (isKey && input.password !== undefined) throw badRequest('password: API keys do not sign in');
   assertWithinCaller(principal, {
     permissions: input.permissions ?? [],
     limitLists: input.limit_lists ?? [],
     limitMetadata: input.limit_metadata ?? [],
   });
   if (input.password !== undefined) assertMayGivePassword(principal);
-  if (await usernameTaken(db, input.username)) throw usernameInUse();
+  if (input.username !== undefined && (await usernameTaken(db, input.username)))
+    throw usernameInUse();
   // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
   let row: AdministratorRow;
   try {
     row = await insertAdministrator(db, {
       account_id: scope,
-      username: input.username,
-      description: null,
+      username: input.username ?? null,
+      description: input.description ?? null,
       firstname: input.firstname ?? '',
       surname: input.surname ?? '',
       cidr: input.cidr ?? null,
       custom_image: input.custom_image ? 1 : 0,
       mfa_type: input.mfa_type ?? null,
-      api: API_PERSON,
+      api: isKey ? API_KEY_V2 : API_PERSON,
       notifications: JSON.stringify(input.notifications ?? []),
       permissions: JSON.stringify(input.permissions ?? []),
       limit_metadata: JSON.stringify(input.limit_metadata ?? []),

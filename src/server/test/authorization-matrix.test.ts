@@ -47,7 +47,7 @@ type Expectation =
   | 'refused-reference'
   /** A create in another account that names nothing of the target's: the target is untouched. */
   | 'elsewhere'
-  /** 2xx with an answer that holds no account's data (the caller.get extension). */
+  /** 2xx with an answer that holds no account's data but the caller's own (the caller.get extension). */
   | 'no-account-data';
 
 /** The outcomes after which no row anywhere may have changed. */
@@ -92,7 +92,8 @@ describeEachDialect('authorization matrix (SECURITY.md 15)', (dialect) => {
     if (ROUTE_PERMISSIONS[name].global) return holder === 'global' ? 'success' : 'forbidden';
     const scope = scopeOf(holder, target, mode);
     if (holder !== 'global' && scope !== accountIds[holder]) return 'forbidden';
-    if (resourceOf(name) === 'caller') return 'no-account-data';
+    // The caller's own entry and account, never the addressed one's.
+    if (resourceOf(name) === 'caller') return holder === target ? 'success' : 'no-account-data';
     if (scope === accountIds[target]) return 'success';
     if (scope === null && resourceOf(name) !== 'users') return 'bad-request';
     // Spec §4.8 rule 2: without account_id a global key works on the global users, not the target's.

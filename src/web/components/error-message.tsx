@@ -1,11 +1,14 @@
-import { describeError } from '../lib/api-error-message.ts';
+import { describeError, isRefusal } from '../lib/api-error-message.ts';
 
-/** An error from the API where it happened, in the dashboard's words (lib/api-error-message.ts). */
+/**
+ * An error from the API where it happened, in the dashboard's words (lib/api-error-message.ts).
+ * A missing permission offers no "Try again": trying again cannot change it.
+ */
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   return (
     <div role="alert" className="error-message">
       <p>{describeError(error)}</p>
-      {onRetry && (
+      {onRetry && !isRefusal(error) && (
         <button type="button" onClick={onRetry}>
           Try again
         </button>

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ApiContractError, ApiError, RateLimitedError } from '../../api/errors.ts';
-import { describeError, withoutSpecReferences } from './api-error-message.ts';
+import { describeError, isRefusal, withoutSpecReferences } from './api-error-message.ts';
 
 describe('describeError: the one place API errors become words', () => {
+  it("names the missing permission of a 403 whose message does not (another server's)", () => {
+    expect(describeError(new ApiError(403, 'Forbidden', { operation: 'contacts.create' }))).toBe(
+      'Not permitted: Forbidden. This needs the contact permission; an administrator with superadmin can give it.',
+    );
+    expect(describeError(new ApiError(403, 'Forbidden', { operation: 'lists.update' }))).toMatch(
+      /needs the list or list_settings permission/,
+    );
+    expect(isRefusal(new ApiError(403, 'x'))).toBe(true);
+    expect(isRefusal(new ApiError(500, 'x'))).toBe(false);
+  });
+
   it('words each kind of failure', () => {
     expect(
       describeError(

@@ -1,4 +1,7 @@
 import { ApiContractError, ApiError, RateLimitedError } from '../../api/errors.ts';
+import { OPERATION_PERMISSIONS } from '../../api/operation-permissions.ts';
+import type { OperationName } from '../../api/operations.ts';
+import { permissionsFor } from './powers.ts';
 import { formatResetTime } from './rate-limit.ts';
 
 /**
@@ -39,7 +42,7 @@ function wordsFor(error: unknown): string {
       case 401:
         return 'The server refused the credentials (authentication failed). Sign in again.';
       case 403:
-        return `Not permitted: ${error.message}`;
+        return notPermitted(error);
       case 404:
         return `Not found: ${error.message}`;
       default:
@@ -50,4 +53,21 @@ function wordsFor(error: unknown): string {
   }
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong.';
+}
+
+/**
+ * A 403 says which permission is missing: the server's message when it names one (the reference
+ * server's does), else the permissions the contract gives the operation.
+ */
+function notPermitted(error: ApiError): string {
+  const text = `Not permitted: ${error.message}`;
+  if (/permission|scope/i.test(error.message) || error.operation === undefined) return text;
+  if (!(error.operation in OPERATION_PERMISSIONS)) return text;
+  const needed = permissionsFor(error.operation as OperationName);
+  return `${text.replace(/\.?$/, '.')} This needs the ${needed} permission; an administrator with superadmin can give it.`;
+}
+
+/** A refusal that trying again cannot change (the permission is missing). */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
 }

@@ -1,6 +1,10 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
-import { rememberAccount, sectionPath, useAccountId } from '../../lib/account-scope.ts';
+import { useQuery } from '@tanstack/react-query';
+import { rememberAccount, sectionOf, sectionPath, useAccountId } from '../../lib/account-scope.ts';
+import { callerQueries } from '../../lib/caller-queries.ts';
+import { usePermissions } from '../../lib/permissions.ts';
+import { openSections } from '../../lib/powers.ts';
 import { usePageShortcutList } from '../../lib/page-shortcuts.ts';
 import { useSession, type Principal } from '../../lib/session.ts';
 import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
@@ -10,11 +14,13 @@ import { AppProvider } from '../provider.tsx';
 import { HeaderMenu } from './header-menu.tsx';
 import { LazyAccountSwitcher } from './lazy-account-switcher.tsx';
 import { MainNav } from './main-nav.tsx';
+import { NotPermitted } from './not-permitted.tsx';
 import { RateLimitBanner } from './rate-limit-banner.tsx';
 import { SHORTCUTS, type AppShortcut, type ShortcutAction } from './shortcuts.ts';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
 import { ThemeSelect } from './theme-select.tsx';
+import { signedInAs } from './who-is-signed-in.ts';
 
 /**
  * The frame of every signed-in page, and their data layer (TanStack Query, which the entry leaves
@@ -37,6 +43,10 @@ function SignedInShell({ principal }: { principal: Principal }) {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const [switcherOpen, setSwitcherOpen] = useState(false);
+  const caller = useQuery(callerQueries.self()).data;
+  const who = signedInAs(principal, caller);
+  const powers = usePermissions();
+  const section = sectionOf(pathname);
   const [helpOpen, setHelpOpen] = useState(false);
   const appShortcuts = useMemo(
     () => SHORTCUTS.filter((shortcut) => principal.global || !shortcut.globalOnly),
@@ -117,15 +127,17 @@ function SignedInShell({ principal }: { principal: Principal }) {
               onOpenChange={setSwitcherOpen}
             />
           ) : (
-            <p className="account-label">
-              Account <strong>of this {principal.method === 'key' ? 'key' : 'sign-in'}</strong>
-            </p>
+            who.account !== null && (
+              <p className="account-label">
+                Account <strong>{who.account}</strong>
+              </p>
+            )
           )}
         </div>
         <HeaderMenu>
           <div className="header-tools">
             <p className="identity">
-              Signed in: <strong>{principal.identity}</strong>
+              Signed in: <strong>{who.who}</strong>
               {principal.server && <> at {principal.server}</>}
             </p>
             <ThemeSelect />
@@ -139,7 +151,11 @@ function SignedInShell({ principal }: { principal: Principal }) {
             </button>
             <SignOutButton />
           </div>
-          <MainNav accountId={accountId} global={principal.global} />
+          <MainNav
+            accountId={accountId}
+            global={principal.global}
+            sections={openSections(powers)}
+          />
         </HeaderMenu>
       </header>
       {navigation.state === 'loading' && (
@@ -149,7 +165,11 @@ function SignedInShell({ principal }: { principal: Principal }) {
       )}
       <RateLimitBanner accountId={accountId} />
       <main id="main" ref={mainRef} tabIndex={-1}>
-        <Outlet />
+        {section !== null && !openSections(powers).includes(section) ? (
+          <NotPermitted section={section} />
+        ) : (
+          <Outlet />
+        )}
       </main>
       <ShortcutsDialog
         open={helpOpen}

@@ -14,16 +14,27 @@ const sections: { section: Section; label: string }[] = [
  * The sections of the account in use, and the group's accounts for global principals. Off an
  * account's pages (e.g. on Accounts), a global principal's links go to the account used last.
  */
-export function MainNav({ accountId, global }: { accountId: AccountId; global: boolean }) {
+export function MainNav({
+  accountId,
+  global,
+  sections: open,
+}: {
+  accountId: AccountId;
+  global: boolean;
+  /** The sections the principal may open (lib/permissions.ts); the others are not offered. */
+  sections: readonly Section[];
+}) {
   const target = accountId ?? (global ? lastAccount() : null);
   return (
     <nav aria-label="Main" className="app-nav">
       <ul>
-        {sections.map(({ section, label }) => (
-          <li key={section}>
-            <NavLink to={sectionPath(target, section)}>{label}</NavLink>
-          </li>
-        ))}
+        {sections
+          .filter(({ section }) => open.includes(section))
+          .map(({ section, label }) => (
+            <li key={section}>
+              <NavLink to={sectionPath(target, section)}>{label}</NavLink>
+            </li>
+          ))}
         {global && (
           <li>
             <NavLink to="/accounts" end>

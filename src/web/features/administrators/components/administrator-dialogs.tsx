@@ -1,6 +1,10 @@
 import { useId, useState } from 'react';
 import { EXPIRY_MONTHS } from '../../../../api/constants.ts';
-import type { Administrator, RetrievedKey } from '../../../../api/schemas/administrator.ts';
+import type {
+  Administrator,
+  AdministratorUpdate,
+  RetrievedKey,
+} from '../../../../api/schemas/administrator.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
@@ -15,33 +19,71 @@ import { formValuesOf, kindOf, toCreateInput, toUpdateInput } from '../model/adm
 import { AdministratorForm } from './administrator-form.tsx';
 import { administratorName, isKey } from './administrator-name.ts';
 
-/** Spec §4.6 create: a person, named by an email address. */
+const NEW_KINDS = [
+  { kind: 'new', label: 'A person, who signs in' },
+  { kind: 'new-key', label: 'A program, with an API key' },
+] as const;
+
+/**
+ * Spec §4.6 create: a person, named by an email address, who signs in (with the password given
+ * here, on the reference server); or an API key for a program, named by its description (§2.6),
+ * whose key is retrieved next (`onKeyCreated`).
+ */
 export function CreateAdministratorDialog({
   accountId,
   groupLevel,
   open,
   onClose,
+  onKeyCreated,
 }: {
   accountId: AccountId;
   groupLevel: boolean;
   open: boolean;
   onClose: () => void;
+  onKeyCreated: (administrator: Administrator) => void;
 }) {
   const create = useCreateAdministrator(accountId);
+  const [kind, setKind] = useState<'new' | 'new-key'>('new');
+  const [dirty, setDirty] = useState(false);
+  const id = useId();
   const close = () => {
     create.reset();
+    setKind('new');
+    setDirty(false);
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title="New administrator" className="wide">
+    <Dialog open={open} onClose={close} title="New administrator" className="wide" dirty={dirty}>
+      <fieldset className="radio-group">
+        <legend>Who is it for?</legend>
+        {NEW_KINDS.map((option) => (
+          <div className="checkbox-field" key={option.kind}>
+            <input
+              id={`${id}-${option.kind}`}
+              type="radio"
+              name={`${id}-kind`}
+              checked={kind === option.kind}
+              onChange={() => setKind(option.kind)}
+            />
+            <label htmlFor={`${id}-${option.kind}`}>{option.label}</label>
+          </div>
+        ))}
+      </fieldset>
       <AdministratorForm
+        key={kind}
         accountId={accountId}
         groupLevel={groupLevel}
-        kind="new"
+        kind={kind}
         defaultValues={formValuesOf(null)}
-        submitLabel="Create the administrator"
+        submitLabel={kind === 'new' ? 'Create the administrator' : 'Create the API key'}
+        onDirtyChange={setDirty}
         pending={create.isPending}
-        onSubmit={(values) => create.mutateAsync(toCreateInput(values)).then(close)}
+        onSubmit={(values) =>
+          create.mutateAsync(toCreateInput(kind, values)).then((created) => {
+            close();
+            if (kind === 'new-key') onKeyCreated(created);
+          })
+        }
         onCancel={close}
       />
     </Dialog>
@@ -53,25 +95,39 @@ export function EditAdministratorDialog({
   accountId,
   groupLevel,
   administrator,
+  self,
   onClose,
 }: {
   accountId: AccountId;
   groupLevel: boolean;
   administrator: Administrator | null;
+  /** The administrator is the one signed in: taking away its superadmin asks first. */
+  self: boolean;
   onClose: () => void;
 }) {
   const update = useUpdateAdministrator(accountId);
+  const [demoting, setDemoting] = useState<{ input: AdministratorUpdate; done: () => void } | null>(
+    null,
+  );
+  const [dirty, setDirty] = useState(false);
   const close = () => {
     update.reset();
+    setDemoting(null);
+    setDirty(false);
     onClose();
   };
   const kind = administrator ? kindOf(administrator) : 'person';
+  const save = (input: AdministratorUpdate) =>
+    administrator
+      ? update.mutateAsync({ id: administrator.id, input }).then(close)
+      : Promise.resolve();
   return (
     <Dialog
       open={administrator !== null}
       onClose={close}
       title={`Edit ${administrator ? administratorName(administrator) : ''}`}
       className="wide"
+      dirty={dirty}
     >
       {administrator && (
         <AdministratorForm
@@ -80,15 +136,35 @@ export function EditAdministratorDialog({
           kind={kind}
           defaultValues={formValuesOf(administrator)}
           submitLabel="Save the administrator"
+          onDirtyChange={setDirty}
           pending={update.isPending}
-          onSubmit={(values) =>
-            update
-              .mutateAsync({ id: administrator.id, input: toUpdateInput(kind, values) })
-              .then(close)
-          }
+          onSubmit={(values) => {
+            const input = toUpdateInput(kind, values);
+            if (self && demotes(administrator, input))
+              return new Promise<void>((done) => setDemoting({ input, done }));
+            return save(input);
+          }}
           onCancel={close}
         />
       )}
+      <ConfirmDialog
+        open={demoting !== null}
+        title="Take superadmin away from yourself?"
+        confirmLabel="Save without my superadmin"
+        pending={update.isPending}
+        error={update.isError ? update.error : null}
+        onClose={() => {
+          demoting?.done();
+          setDemoting(null);
+        }}
+        // A refusal shows in this dialog (update.error).
+        onConfirm={() => void save(demoting?.input ?? {}).catch(() => undefined)}
+      >
+        <p>
+          You are signed in as this administrator. Without superadmin you can no longer manage
+          administrators, and nobody can give it back but another superadmin.
+        </p>
+      </ConfirmDialog>
     </Dialog>
   );
 }
@@ -96,10 +172,13 @@ export function EditAdministratorDialog({
 export function DeleteAdministratorDialog({
   accountId,
   administrator,
+  self,
   onClose,
 }: {
   accountId: AccountId;
   administrator: Administrator | null;
+  /** The administrator is the one signed in. */
+  self: boolean;
   onClose: () => void;
 }) {
   const remove = useDeleteAdministrator(accountId);
@@ -118,6 +197,11 @@ export function DeleteAdministratorDialog({
       onClose={close}
       onConfirm={() => administrator && remove.mutate(administrator.id, { onSuccess: close })}
     >
+      {self && (
+        <p className="notice warning">
+          This is you: you are signed in as this administrator. Deleting it ends your own access.
+        </p>
+      )}
       <p>
         {administrator && isKey(administrator)
           ? 'Programs using this API key lose access at once.'
@@ -125,6 +209,18 @@ export function DeleteAdministratorDialog({
         This cannot be undone.
       </p>
     </ConfirmDialog>
+  );
+}
+
+/** A key that never expires is a choice, not the default: a leaked key then works forever. */
+const DEFAULT_EXPIRY = '3';
+
+/** The update takes superadmin away from an administrator that has it. */
+function demotes(administrator: Administrator, input: AdministratorUpdate): boolean {
+  return (
+    administrator.permissions.includes('superadmin') &&
+    input.permissions !== undefined &&
+    !input.permissions.includes('superadmin')
   );
 }
 
@@ -142,12 +238,12 @@ export function RetrieveKeyDialog({
   onClose: () => void;
 }) {
   const retrieve = useRetrieveKey(accountId);
-  const [months, setMonths] = useState('');
+  const [months, setMonths] = useState(DEFAULT_EXPIRY);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const id = useId();
   const close = () => {
     retrieve.reset();
-    setMonths('');
+    setMonths(DEFAULT_EXPIRY);
     setCopied(null);
     onClose();
   };

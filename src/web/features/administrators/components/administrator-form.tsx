@@ -1,16 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { NOTIFICATIONS } from '../../../../api/constants.ts';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { serverFieldError } from '../../../lib/server-field-error.ts';
+import { applyServerError } from '../../../lib/form-kit.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
-import { callerQueries } from '../api/caller-queries.ts';
+import { callerQueries } from '../../../lib/caller-queries.ts';
 import {
   ADMINISTRATOR_FORM_FIELDS,
+  PASSWORD_MIN_LENGTH,
   administratorFormSchema,
   versionFields,
   type AdministratorFormValues,
@@ -39,6 +40,8 @@ interface AdministratorFormProps {
   /** Resolves when saved; rejects with the server's error, which goes on its field if it names one. */
   onSubmit: (values: AdministratorFormValues) => Promise<unknown>;
   onCancel: () => void;
+  /** Told when the form gets or loses unsaved edits (its dialog then asks before closing). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 const LIMIT_PERMISSIONS = new Set(['limit_lists', 'limit_metadata']);
@@ -59,6 +62,7 @@ export function AdministratorForm({
   pending,
   onSubmit,
   onCancel,
+  onDirtyChange,
 }: AdministratorFormProps) {
   const form = useForm<AdministratorFormValues>({
     resolver: zodResolver(administratorFormSchema(kind)),
@@ -71,21 +75,24 @@ export function AdministratorForm({
   const limitsMetadata = permissions.includes('limit_metadata');
   const fields = versionFields(kind);
   const cidr = useWatch({ control: form.control, name: 'cidr' });
-  const callerAddress = useQuery({ ...callerQueries.address(), enabled: fields.cidr });
-  const caller = fields.cidr ? callerAddress.data : undefined;
+  const callerInfo = useQuery(callerQueries.self());
+  const caller = fields.cidr ? callerInfo.data : undefined;
+  // A password for the server's sign-in page: the reference server takes one (feature-detected by
+  // its `caller.get` extension); spec v2 lists `password` for version 1 only.
+  const passwords = fields.password && callerInfo.data?.supported === true;
   // The warning when the range shuts out the address in use; a note when that address is unknown.
   const warning = caller ? cidrWarning(cidr, caller.address) : null;
   const unchecked = caller?.address === null ? cidrUncheckedNote(cidr, caller.supported) : null;
   const [serverError, setServerError] = useState<unknown>(null);
+  const dirty = form.formState.isDirty;
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
 
   const submit = form.handleSubmit(async (values) => {
     setServerError(null);
     try {
       await onSubmit(values);
     } catch (error) {
-      const onField = serverFieldError(error, ADMINISTRATOR_FORM_FIELDS);
-      if (onField) form.setError(onField.field, { type: 'server', message: onField.message });
-      else setServerError(error);
+      if (!applyServerError(error, ADMINISTRATOR_FORM_FIELDS, form.setError)) setServerError(error);
     }
   });
 
@@ -149,6 +156,21 @@ export function AdministratorForm({
               {...form.register('username')}
             />
             {fieldError('username', 'The username', errors.username)}
+          </div>
+        )}
+        {passwords && (
+          <div className="field">
+            <label htmlFor={`${id}-password`}>
+              {kind === 'new' ? 'Password (to sign in)' : 'New password'}
+            </label>
+            <input
+              {...fieldProps('password', errors.password)}
+              type="password"
+              autoComplete="new-password"
+              {...form.register('password')}
+            />
+            {hint('password')}
+            {fieldError('password', 'The password', errors.password)}
           </div>
         )}
         <div className="field">
@@ -329,6 +351,7 @@ export function AdministratorForm({
 }
 
 const hints: Partial<Record<keyof AdministratorFormValues, string>> = {
+  password: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: no change (a new person without one cannot sign in until given one).`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
 

@@ -6,6 +6,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { carriesField } from '../../../lib/extensions.ts';
+import { callerQueries } from '../../../lib/caller-queries.ts';
 import { administratorQueries } from '../api/administrator-queries.ts';
 import { keyExpiryStatus, useKeyExpiry } from '../lib/key-expiry.ts';
 import { summarizePermissions } from '../model/permissions.ts';
@@ -44,6 +45,10 @@ export function AdministratorsTable({
     !serverReportsExpiry &&
     (administrators.data?.some((administrator) => isKey(administrator)) ?? false);
   const done = () => setActing(null);
+  // The signed-in administrator's own entry (lib/caller-queries.ts), when the server says.
+  const selfId = useQuery(callerQueries.self()).data?.administrator?.id;
+  const isSelf = (administrator: Administrator | null) =>
+    administrator !== null && selfId !== undefined && String(administrator.id) === String(selfId);
 
   let content;
   if (administrators.isPending) content = <TableSkeleton label="Loading administrators…" />;
@@ -74,6 +79,7 @@ export function AdministratorsTable({
                 key={String(administrator.id)}
                 accountId={accountId}
                 administrator={administrator}
+                self={isSelf(administrator)}
                 serverReportsExpiry={serverReportsExpiry}
                 onAction={(action) => setActing({ action, administrator })}
               />
@@ -102,17 +108,20 @@ export function AdministratorsTable({
         groupLevel={groupLevel}
         open={creating}
         onClose={() => setCreating(false)}
+        onKeyCreated={(administrator) => setActing({ action: 'key', administrator })}
       />
       <EditAdministratorDialog
         accountId={accountId}
         groupLevel={groupLevel}
         administrator={on('edit')}
+        self={isSelf(on('edit'))}
         onClose={done}
       />
       <RetrieveKeyDialog accountId={accountId} administrator={on('key')} onClose={done} />
       <DeleteAdministratorDialog
         accountId={accountId}
         administrator={on('delete')}
+        self={isSelf(on('delete'))}
         onClose={done}
       />
     </>
@@ -122,11 +131,14 @@ export function AdministratorsTable({
 function AdministratorRow({
   accountId,
   administrator,
+  self,
   serverReportsExpiry,
   onAction,
 }: {
   accountId: AccountId;
   administrator: Administrator;
+  /** The signed-in administrator's own row. */
+  self: boolean;
   /** The server sends the `key_expiry` extension (lib/key-expiry.ts). */
   serverReportsExpiry: boolean;
   onAction: (action: Action) => void;
@@ -140,8 +152,11 @@ function AdministratorRow({
   const name = administratorName(administrator);
   const fullName = [administrator.firstname, administrator.surname].filter(Boolean).join(' ');
   return (
-    <tr>
-      <th scope="row">{name}</th>
+    <tr aria-current={self ? 'true' : undefined} className={self ? 'self' : undefined}>
+      <th scope="row">
+        {name}
+        {self && <span className="badge"> (you)</span>}
+      </th>
       <td>{isKey(administrator) ? `API key (v${administrator.api})` : 'Person'}</td>
       <td>{fullName || '—'}</td>
       <td>

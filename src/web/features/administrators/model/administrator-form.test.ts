@@ -54,7 +54,7 @@ describe('the administrator form', () => {
       limit_lists: ['news'],
       limit_metadata: ['region'],
     };
-    const create = toCreateInput(values);
+    const create = toCreateInput('new', values);
     expect(AdministratorCreate.parse(create)).toEqual(create);
     expect(create).toMatchObject({ limit_lists: [], limit_metadata: [], welcome_email: true });
     expect(create).not.toHaveProperty('cidr');
@@ -64,6 +64,34 @@ describe('the administrator form', () => {
     expect(key).toMatchObject({ description: 'CI', cidr: null });
     expect(key).not.toHaveProperty('username');
     expect(toUpdateInput('person', values)).not.toHaveProperty('description');
+  });
+
+  it('sends a typed password for a person only, and makes a key entry from a description', () => {
+    const person = toCreateInput('new', {
+      ...blank,
+      username: 'p@example.com',
+      password: 'twelve chars!',
+    });
+    expect(AdministratorCreate.parse(person)).toEqual(person);
+    expect(person).toMatchObject({ password: 'twelve chars!' });
+    expect(toCreateInput('new', { ...blank, username: 'p@example.com' })).not.toHaveProperty(
+      'password',
+    );
+    const key = toCreateInput('new-key', {
+      ...blank,
+      description: ' Nightly export ',
+      password: 'ignored here!',
+    });
+    expect(AdministratorCreate.parse(key)).toEqual(key);
+    expect(key).toMatchObject({ description: 'Nightly export' });
+    expect(key).not.toHaveProperty('username');
+    expect(key).not.toHaveProperty('password');
+    const schema = administratorFormSchema('new-key');
+    expect(schema.safeParse({ ...blank, description: ' ' }).success).toBe(false);
+    expect(
+      administratorFormSchema('new').safeParse({ ...blank, username: 'a@b.co', password: 'short' })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -79,8 +107,19 @@ describe('API versions (spec §9)', () => {
     expect(v1).not.toHaveProperty('cidr');
     expect(v1).not.toHaveProperty('description');
     expect(toUpdateInput('person', values)).toMatchObject({ cidr: '10.0.0.0/8' });
-    expect(versionFields('v1')).toEqual({ username: true, description: false, cidr: false });
-    expect(versionFields('key')).toEqual({ username: false, description: true, cidr: true });
+    expect(versionFields('v1')).toEqual({
+      username: true,
+      description: false,
+      cidr: false,
+      password: false,
+    });
+    expect(versionFields('key')).toEqual({
+      username: false,
+      description: true,
+      cidr: true,
+      password: false,
+    });
+    expect(versionFields('person')).toMatchObject({ password: true });
   });
 
   it('needs a username of a version 1 administrator, not an email address, and no cidr', () => {

@@ -13,7 +13,7 @@ import type {
  * username and no `description` or `cidr`, which apply to version 2 only. The limits are arrays
  * of names that may hold blank lines while being typed.
  */
-export type AdministratorKind = 'new' | 'person' | 'key' | 'v1';
+export type AdministratorKind = 'new' | 'new-key' | 'person' | 'key' | 'v1';
 
 /** Spec §9 rule 2: `api` 0 is a person, otherwise the API version the administrator is for. */
 export function kindOf(
@@ -28,11 +28,21 @@ export function kindOf(
  * server restricts the keys retrieved for a person, and its sign-in tokens, by it.
  */
 export function versionFields(kind: AdministratorKind) {
-  return { username: kind !== 'key', description: kind === 'key', cidr: kind !== 'v1' };
+  const key = kind === 'key' || kind === 'new-key';
+  return {
+    username: !key,
+    description: key,
+    cidr: kind !== 'v1',
+    // The reference server's sign-in page takes a person's password; keys do not sign in.
+    password: kind === 'new' || kind === 'person',
+  };
 }
 
+/** A password for the sign-in page: at least 12 characters (the reference server's rule). */
+export const PASSWORD_MIN_LENGTH = 12;
+
 function usernameSchema(kind: AdministratorKind) {
-  if (kind === 'key') return z.string();
+  if (kind === 'key' || kind === 'new-key') return z.string();
   // Spec §2.6: an email address for normal administrators; a version 1 key's may be anything.
   return kind === 'v1' ? z.string().trim().min(1, 'is required') : EmailAddress;
 }
@@ -41,7 +51,12 @@ export function administratorFormSchema(kind: AdministratorKind) {
   return z
     .object({
       username: usernameSchema(kind),
-      description: z.string(),
+      description:
+        kind === 'new-key' ? z.string().trim().min(1, 'is required for an API key') : z.string(),
+      // Empty: no password is set (or the present one is kept).
+      password: z.string().refine((v) => v === '' || v.length >= PASSWORD_MIN_LENGTH, {
+        message: `has at least ${String(PASSWORD_MIN_LENGTH)} characters`,
+      }),
       firstname: z.string(),
       surname: z.string(),
       // Checked only where it is shown: a hidden field must not hold the form back.
@@ -91,6 +106,7 @@ export type AdministratorFormValues = z.infer<ReturnType<typeof administratorFor
 export const ADMINISTRATOR_FORM_FIELDS = [
   'username',
   'description',
+  'password',
   'firstname',
   'surname',
   'cidr',
@@ -109,6 +125,7 @@ export function formValuesOf(administrator: Administrator | null): Administrator
   return {
     username: administrator?.username ?? '',
     description: administrator?.description ?? '',
+    password: '',
     firstname: administrator?.firstname ?? '',
     surname: administrator?.surname ?? '',
     cidr: administrator?.cidr ?? '',
@@ -136,13 +153,23 @@ function common(values: AdministratorFormValues) {
   };
 }
 
-/** Spec §4.6 create: a person; `cidr` only when one is given. */
-export function toCreateInput(values: AdministratorFormValues): AdministratorCreate {
+/**
+ * Spec §4.6 create: a person (with a password when one is typed), or an API key's entry named by
+ * its description (§2.6); `cidr` only when one is given.
+ */
+export function toCreateInput(
+  kind: 'new' | 'new-key',
+  values: AdministratorFormValues,
+): AdministratorCreate {
   const cidr = values.cidr.trim();
+  const restriction = cidr === '' ? {} : { cidr };
+  if (kind === 'new-key')
+    return { description: values.description.trim(), ...common(values), ...restriction };
   return {
     username: values.username.trim(),
+    ...(values.password === '' ? {} : { password: values.password }),
     ...common(values),
-    ...(cidr === '' ? {} : { cidr }),
+    ...restriction,
     welcome_email: values.welcome_email,
   };
 }
@@ -157,6 +184,7 @@ export function toUpdateInput(
   return {
     ...(fields.username ? { username: values.username.trim() } : {}),
     ...(fields.description ? { description: values.description.trim() } : {}),
+    ...(fields.password && values.password !== '' ? { password: values.password } : {}),
     ...common(values),
     ...(fields.cidr ? { cidr: cidr === '' ? null : cidr } : {}),
   };

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import { PageHeading } from '../../../components/page-heading.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { contactQueries, contactRef } from '../../../lib/contact-queries.ts';
 import { fullName } from '../lib/format.ts';
 import { ContactForm } from './contact-form.tsx';
@@ -18,6 +19,7 @@ export function ContactPage({ accountId, contactId }: { accountId: AccountId; co
   const contact = useQuery(contactQueries.detail(accountId, contactId));
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
+  const { may } = usePermissions();
   const back = () => void navigate('..', { relative: 'path' });
 
   if (contact.isPending)
@@ -67,11 +69,13 @@ export function ContactPage({ accountId, contactId }: { accountId: AccountId; co
           onContactDeleted={back}
         />
         <MembershipsSection accountId={accountId} contactRef={ref} memberships={data.lists} />
-        <section className="stack danger-zone" aria-label="Delete the contact">
-          <button type="button" className="button danger" onClick={() => setDeleting(true)}>
-            Delete the contact
-          </button>
-        </section>
+        {may('contacts.delete') && (
+          <section className="stack danger-zone" aria-label="Delete the contact">
+            <button type="button" className="button danger" onClick={() => setDeleting(true)}>
+              Delete the contact
+            </button>
+          </section>
+        )}
       </div>
       <DeleteContactDialog
         accountId={accountId}

@@ -8,6 +8,7 @@ import { PageSizeSelect } from '../../../components/page-size-select.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
 import {
   PAGE_SIZES,
@@ -49,6 +50,7 @@ function useUrlValue<T>(value: T, apply: (next: T) => void, delay: number) {
  */
 export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
   const [params, setParams] = useSearchParams();
+  const { may } = usePermissions();
   const state = readContactSearch(params);
   const query = toContactQuery(state);
   const contacts = useQuery({
@@ -131,12 +133,16 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
           <PageSizeSelect sizes={PAGE_SIZES} value={limit} onChange={setLimit} />
         </form>
         <div className="actions">
-          <Link className="button primary" to="new">
-            New contact
-          </Link>
-          <Link className="button" to="import">
-            Import CSV
-          </Link>
+          {may('contacts.create') && (
+            <>
+              <Link className="button primary" to="new">
+                New contact
+              </Link>
+              <Link className="button" to="import">
+                Import CSV
+              </Link>
+            </>
+          )}
           <ExportContactsButton accountId={accountId} query={query} />
         </div>
       </div>
@@ -158,13 +164,15 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
             {pages > 1 && `; page ${state.page} of ${pages}`}
             {contacts.isPlaceholderData && ' (updating…)'}
           </p>
-          <BulkPanel
-            accountId={accountId}
-            query={query}
-            matching={contacts.data.count}
-            selected={[...selected.values()]}
-            onFinished={() => setSelected(new Map())}
-          />
+          {may('contacts.update') && (
+            <BulkPanel
+              accountId={accountId}
+              query={query}
+              matching={contacts.data.count}
+              selected={[...selected.values()]}
+              onFinished={() => setSelected(new Map())}
+            />
+          )}
           <ContactsTable
             contacts={contacts.data.data}
             offset={(state.page - 1) * state.limit}

@@ -1,7 +1,7 @@
 import '../contacts.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useRef, type FormEvent } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import * as z from 'zod';
 import { EmailAddress, ListName } from '../../../../api/primitives.ts';
@@ -10,7 +10,9 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 import { useCreateContact } from '../api/contact-mutations.ts';
-import { serverFieldError } from '../../../lib/server-field-error.ts';
+import { FormField, fieldErrorText } from '../../../components/form/form-field.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
+import { applyServerError } from '../../../lib/form-kit.ts';
 import { isCcidConflict } from '../lib/ccid-conflict.ts';
 
 /** The contract's rules (spec §4.1 create) in the form's shape: addresses as rows. */
@@ -35,6 +37,7 @@ export function toCreateBody(values: NewContact): ContactCreate {
 }
 
 const TEXT_FIELDS = ['firstname', 'surname', 'ccid', 'notes'] as const;
+const SERVER_FIELDS = [...TEXT_FIELDS, 'emails', 'lists'] as const;
 const LABELS = {
   firstname: 'First name',
   surname: 'Surname',
@@ -66,72 +69,67 @@ export function CreateContactForm({
   const emails = useFieldArray({ control: form.control, name: 'emails' });
   const id = useId();
   const errors = form.formState.errors;
+  const leaving = useRef(false);
 
-  const onSubmit = form.handleSubmit((values) => {
-    create.mutate(toCreateBody(values), {
-      onSuccess: onCreated,
-      onError: (error) => {
-        if (isCcidConflict(error)) {
-          form.setError('ccid', {
-            message:
-              'is already the custom ID of another contact of this account; choose another, or edit that contact instead',
-          });
-          return;
-        }
-        const taken = /^(\S+@\S+) already belongs to contact (.+)$/.exec(
-          error instanceof Error ? error.message : '',
-        );
-        if (taken) {
-          const index = values.emails.findIndex(
-            (e) => e.address.trim().toLowerCase() === taken[1]?.toLowerCase(),
+  // Built at submit time, not during render: the callback sets the `leaving` ref.
+  const onSubmit = (event: FormEvent) =>
+    void form.handleSubmit((values) => {
+      create.mutate(toCreateBody(values), {
+        onSuccess: (contact) => {
+          // Created: moving on to its page loses nothing.
+          leaving.current = true;
+          onCreated(contact);
+        },
+        onError: (error) => {
+          if (isCcidConflict(error)) {
+            form.setError('ccid', {
+              message:
+                'is already the custom ID of another contact of this account; choose another, or edit that contact instead',
+            });
+            return;
+          }
+          const taken = /^(\S+@\S+) already belongs to contact (.+)$/.exec(
+            error instanceof Error ? error.message : '',
           );
-          form.setError(`emails.${Math.max(0, index)}.address`, {
-            message: `already belongs to another contact (${taken[2] ?? ''})`,
-          });
-          return;
-        }
-        const found = serverFieldError(error, [...TEXT_FIELDS, 'emails', 'lists'] as const);
-        if (found?.field === 'emails')
-          form.setError('emails.0.address', { message: found.message });
-        else if (found?.field === 'lists') form.setError('lists', { message: found.message });
-        else if (found) form.setError(found.field, { message: found.message });
-      },
-    });
-  });
+          if (taken) {
+            const index = values.emails.findIndex(
+              (e) => e.address.trim().toLowerCase() === taken[1]?.toLowerCase(),
+            );
+            form.setError(`emails.${Math.max(0, index)}.address`, {
+              message: `already belongs to another contact (${taken[2] ?? ''})`,
+            });
+            return;
+          }
+          applyServerError(error, SERVER_FIELDS, form.setError, (field) =>
+            field === 'emails' ? 'emails.0.address' : field,
+          );
+        },
+      });
+    })(event);
 
-  const handled =
-    create.isError &&
-    (isCcidConflict(create.error) ||
-      Object.keys(errors).length > 0 ||
-      serverFieldError(create.error, [...TEXT_FIELDS, 'emails', 'lists']) !== null);
+  // A refusal on a field is shown there; any other above the button.
+  const handled = create.isError && Object.keys(errors).length > 0;
 
-  const textField = (name: (typeof TEXT_FIELDS)[number]) => {
-    const error = errors[name];
-    const props = {
-      id: `${id}-${name}`,
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? `${id}-${name}-error` : undefined,
-      ...form.register(name),
-    };
-    return (
-      <div className="field">
-        <label htmlFor={props.id}>
+  const textField = (name: (typeof TEXT_FIELDS)[number]) => (
+    <FormField
+      id={`${id}-${name}`}
+      label={
+        <>
           {LABELS[name]}
           {name === 'ccid' && <span className="hint"> (only where the account uses them)</span>}
-        </label>
-        {name === 'notes' ? (
-          <textarea rows={3} {...props} />
+        </>
+      }
+      error={fieldErrorText(LABELS[name], errors[name]?.message)}
+    >
+      {(control) =>
+        name === 'notes' ? (
+          <textarea rows={3} {...control} {...form.register(name)} />
         ) : (
-          <input autoComplete="off" {...props} />
-        )}
-        {error && (
-          <p id={`${id}-${name}-error`} className="field-error">
-            {LABELS[name]} {error.message}.
-          </p>
-        )}
-      </div>
-    );
-  };
+          <input autoComplete="off" {...control} {...form.register(name)} />
+        )
+      }
+    </FormField>
+  );
 
   return (
     <form className="stack contact-form" onSubmit={onSubmit} noValidate aria-label="New contact">
@@ -211,6 +209,11 @@ export function CreateContactForm({
       {textField('ccid')}
       {textField('notes')}
       {create.isError && !handled && <ErrorMessage error={create.error} />}
+      <UnsavedChangesGuard
+        dirty={form.formState.isDirty}
+        leaving={leaving}
+        description="This new contact is not created yet. If you leave, what you typed is lost."
+      />
       <div className="actions">
         <button type="submit" className="button primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create the contact'}

@@ -5,6 +5,7 @@ import type * as z from 'zod';
 import { EmailCreate, type Email } from '../../../../api/schemas/email.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { SaveStatus } from '../../../components/form/save-status.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
@@ -30,6 +31,7 @@ export function EmailsSection({
   return (
     <section className="stack" aria-labelledby={headingId}>
       <h2 id={headingId}>Email addresses</h2>
+      <p className="hint">The daily digest and paused boxes save as soon as they change.</p>
       <div className="table-scroll">
         <table>
           <thead>
@@ -92,7 +94,7 @@ function FlagCheckbox({
 }) {
   const update = useUpdateEmail(accountId);
   const [shown, setShown] = useState<boolean | null>(null);
-  const label = `${flag === 'digest' ? 'Daily digest' : 'Paused'} for ${email.email}`;
+  const label = `${flag === 'digest' ? 'Daily digest' : 'Paused'} for ${email.email} (saved at once)`;
   return (
     <>
       <input
@@ -109,6 +111,7 @@ function FlagCheckbox({
           );
         }}
       />
+      <SaveStatus state={update} />
       {update.isError && <ErrorMessage error={update.error} />}
     </>
   );
@@ -198,16 +201,17 @@ function DeleteEmailDialog({
       pending={remove.isPending}
       error={remove.isError ? remove.error : null}
       onClose={close}
-      onConfirm={() =>
-        email &&
-        // mutateAsync: the page may unmount (its contact is gone) before this resolves.
-        void remove
-          .mutateAsync({ id: email.id, contact: email.contact, last: isLast })
-          .then(() => {
-            close();
-            if (isLast) onContactDeleted();
-          })
-          .catch(() => undefined) // shown by remove.isError
+      onConfirm={
+        () =>
+          email &&
+          // mutateAsync: the page may unmount (its contact is gone) before this resolves.
+          void remove
+            .mutateAsync({ id: email.id, contact: email.contact, last: isLast })
+            .then(() => {
+              close();
+              if (isLast) onContactDeleted();
+            })
+            .catch(() => undefined) // shown by remove.isError
       }
     >
       {isLast ? (

@@ -20,6 +20,7 @@ import {
 import { importRow, type ExistingAddresses, type ImportCounts } from '../lib/import-row.ts';
 import { runJob, type Job } from '../../../lib/job-runner.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
 
 interface Table {
@@ -42,6 +43,8 @@ type Step =
 export function ImportContacts({ accountId }: { accountId: AccountId }) {
   const [step, setStep] = useState<Step>({ step: 'source' });
   const [existing, setExisting] = useState<ExistingAddresses>('skip');
+  // The pasted CSV outlives the mapping step: "Back" finds it again (nothing typed is lost).
+  const [pasted, setPasted] = useState('');
   const queryClient = useQueryClient();
   // Custom fields map by name on their own; rows naming a list the account lacks are flagged.
   const customFields = useQuery(customFieldQueries.known(accountId));
@@ -70,28 +73,55 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
     );
   }
 
+  // Pasted or read but not imported yet: leaving asks first.
+  const guard = (
+    <UnsavedChangesGuard
+      dirty={step.step === 'map' || (step.step === 'source' && pasted.trim() !== '')}
+      description="The CSV you pasted or read is not imported yet. If you leave, it is lost."
+    />
+  );
   if (step.step === 'source')
     return (
-      <SourceForm
-        onRead={(table) =>
-          setStep({ step: 'map', table, mapping: guessMapping(table.header, options.customFields) })
-        }
-      />
+      <>
+        <SourceForm
+          text={pasted}
+          setText={setPasted}
+          onRead={(table) =>
+            setStep({
+              step: 'map',
+              table,
+              mapping: guessMapping(table.header, options.customFields),
+            })
+          }
+        />
+        {guard}
+      </>
     );
   if (step.step === 'map')
     return (
-      <MappingForm
-        table={step.table}
-        mapping={step.mapping}
-        options={options}
-        existing={existing}
-        onExisting={setExisting}
-        onMapping={(mapping) => setStep({ ...step, mapping })}
-        onBack={() => setStep({ step: 'source' })}
-        onStart={() => start(step.table, step.mapping)}
-      />
+      <>
+        {guard}
+        <MappingForm
+          table={step.table}
+          mapping={step.mapping}
+          options={options}
+          existing={existing}
+          onExisting={setExisting}
+          onMapping={(mapping) => setStep({ ...step, mapping })}
+          onBack={() => setStep({ step: 'source' })}
+          onStart={() => start(step.table, step.mapping)}
+        />
+      </>
     );
-  return <ImportJob step={step} onDone={() => setStep({ step: 'source' })} />;
+  return (
+    <ImportJob
+      step={step}
+      onDone={() => {
+        setPasted('');
+        setStep({ step: 'source' });
+      }}
+    />
+  );
 }
 
 function ImportJob({
@@ -137,8 +167,15 @@ function ImportJob({
   );
 }
 
-function SourceForm({ onRead }: { onRead: (table: Table) => void }) {
-  const [text, setText] = useState('');
+function SourceForm({
+  text,
+  setText,
+  onRead,
+}: {
+  text: string;
+  setText: (text: string) => void;
+  onRead: (table: Table) => void;
+}) {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const read = (source: string) => {
@@ -181,9 +218,8 @@ function SourceForm({ onRead }: { onRead: (table: Table) => void }) {
           onChange={(event) => setText(event.target.value)}
         />
         <p id={`${id}-hint`} className="hint">
-          The first row names the columns; columns may be separated by “,” or “;”. Several
-          addresses or lists in one cell are separated by “;” (in a “;”-separated file, quote
-          such a cell).
+          The first row names the columns; columns may be separated by “,” or “;”. Several addresses
+          or lists in one cell are separated by “;” (in a “;”-separated file, quote such a cell).
         </p>
       </div>
       {error && (

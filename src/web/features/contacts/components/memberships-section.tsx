@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Membership } from '../../../../api/schemas/membership.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { SaveStatus } from '../../../components/form/save-status.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 import {
@@ -73,6 +74,7 @@ export function MembershipsSection({
   return (
     <section className="stack" aria-labelledby={headingId}>
       <h2 id={headingId}>Lists</h2>
+      <p className="hint">A digest choice is saved as soon as it is made.</p>
       {memberships.length === 0 ? (
         <p className="summary">Not on any list.</p>
       ) : (
@@ -134,7 +136,7 @@ function MembershipDigest({
   return (
     <>
       <DigestSelect
-        label={`Digest for ${membership.list}`}
+        label={`Digest for ${membership.list} (saved at once)`}
         value={choiceOf(shown === undefined ? membership.digest : shown)}
         disabled={update.isPending}
         onChange={(digest) => {
@@ -145,6 +147,7 @@ function MembershipDigest({
           );
         }}
       />
+      <SaveStatus state={update} />
       {update.isError && <ErrorMessage error={update.error} />}
     </>
   );

@@ -2,12 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import type * as z from 'zod';
-import { ApiError } from '../../../../api/errors.ts';
 import { ListCreate } from '../../../../api/schemas/list.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useCreateList } from '../api/create-list.ts';
-import { serverFieldError } from '../model/list-form.ts';
+import { applyServerError } from '../../../lib/form-kit.ts';
 
 /** The contract's own rules for a list name (spec §2.4): the form and the server agree. */
 const NewList = ListCreate.pick({ name: true });
@@ -32,9 +31,7 @@ export function CreateListForm({ accountId }: { accountId: AccountId }) {
       onSuccess: () => form.reset(),
       onError: (error) => {
         // `name: …` from the server belongs on the name field (a name already taken, for one).
-        const onField = error instanceof ApiError ? serverFieldError(error.message) : null;
-        if (onField?.field === 'name')
-          form.setError('name', { type: 'server', message: onField.message });
+        applyServerError(error, ['name'] as const, form.setError);
       },
     }),
   );

@@ -7,6 +7,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { DeleteListDialog } from './delete-list-dialog.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -25,6 +26,7 @@ function CreatedDate({ created }: { created: string }) {
 export function ListsTable({ accountId }: { accountId: AccountId }) {
   const lists = useQuery(listQueries.list(accountId));
   const [deleting, setDeleting] = useState<string | null>(null);
+  const { may } = usePermissions();
   const [search, setSearch] = useState('');
   const searchId = useId();
   if (lists.isPending) return <TableSkeleton label="Loading lists…" />;
@@ -84,13 +86,15 @@ export function ListsTable({ accountId }: { accountId: AccountId }) {
                     <CreatedDate created={list.created} />
                   </td>
                   <td>
-                    <button
-                      type="button"
-                      className="button small"
-                      onClick={() => setDeleting(list.name)}
-                    >
-                      Delete<span className="visually-hidden"> {list.name}</span>
-                    </button>
+                    {may('lists.delete') && (
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => setDeleting(list.name)}
+                      >
+                        Delete<span className="visually-hidden"> {list.name}</span>
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

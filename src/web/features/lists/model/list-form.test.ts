@@ -7,9 +7,11 @@ import {
   fillVariables,
   formatError,
   insertAt,
-  serverFieldError,
+  LIST_SERVER_FIELDS,
   toFormValues,
 } from './list-form.ts';
+import { ApiError } from '../../../../api/errors.ts';
+import { serverFieldError } from '../../../lib/server-field-error.ts';
 
 const list: List = {
   id: 1,
@@ -122,19 +124,22 @@ describe('list settings form model', () => {
   });
 
   it('finds the field a server error names', () => {
-    expect(serverFieldError('name: has at most 64 characters')).toEqual({
+    const refused = (message: string) =>
+      serverFieldError(new ApiError(400, message), LIST_SERVER_FIELDS);
+    expect(refused('name: has at most 64 characters')).toEqual({
       field: 'name',
       message: 'has at most 64 characters',
     });
-    expect(serverFieldError('taboo_body.1: is not a valid regular expression')?.field).toBe(
-      'taboo_body',
-    );
+    expect(refused('taboo_body.1: is not a valid regular expression')?.field).toBe('taboo_body');
     // SECURITY.md 31: the server refuses a pattern its linear-time engine cannot run, on the field.
     expect(
-      serverFieldError('taboo_headers.0: uses lookahead or lookbehind, which the server does not run'),
-    ).toEqual({ field: 'taboo_headers', message: 'uses lookahead or lookbehind, which the server does not run' });
-    expect(serverFieldError('unknown_thing: bad')).toBeNull();
-    expect(serverFieldError('A list with that name already exists')).toBeNull();
+      refused('taboo_headers.0: uses lookahead or lookbehind, which the server does not run'),
+    ).toEqual({
+      field: 'taboo_headers',
+      message: 'uses lookahead or lookbehind, which the server does not run',
+    });
+    expect(refused('unknown_thing: bad')).toBeNull();
+    expect(refused('A list with that name already exists')).toBeNull();
   });
 
   it('fills $SUBJECT and $LISTNAME and inserts tokens at the cursor', () => {

@@ -125,19 +125,8 @@ export function describeChanges(initial: ListSettingsValues, changes: ListUpdate
   });
 }
 
-/**
- * The server's errors name their field first (`name: has at most 64 characters`): the form puts
- * the message on that field. A message about anything else stays at the form's top.
- */
-export function serverFieldError(
-  message: string,
-): { field: SettingKey | 'archive_password'; message: string } | null {
-  const found = /^([a-z_]+)(?:\.\d+)?: (.+)$/s.exec(message);
-  if (!found) return null;
-  const [, field = '', text = ''] = found;
-  if (!(field in FIELD_LABELS)) return null;
-  return { field: field as SettingKey, message: text };
-}
+/** The fields a server's refusal may name (`name: …`, `taboo_body.1: …`), for lib/server-field-error.ts. */
+export const LIST_SERVER_FIELDS = Object.keys(FIELD_LABELS) as (SettingKey | 'archive_password')[];
 
 /** Spec §2.4: the variables of the hold and reject messages, filled in for the preview. */
 export function fillVariables(

@@ -4,6 +4,7 @@ import type { Membership } from '../../../../api/schemas/membership.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { SaveStatus } from '../../../components/form/save-status.tsx';
 import { useMemberDigest, useRemoveMember } from '../api/member-mutations.ts';
 import type { MembersPage } from '../lib/member-paging.ts';
 
@@ -33,7 +34,15 @@ export function memberName(row: Row): string {
 export const rowKey = (row: Row) => String(row.membership.id);
 
 /** The digest override of one membership, saved at once; the select says so while it saves. */
-function DigestCell({ accountId, membership, name }: { accountId: AccountId; membership: Membership; name: string }) {
+function DigestCell({
+  accountId,
+  membership,
+  name,
+}: {
+  accountId: AccountId;
+  membership: Membership;
+  name: string;
+}) {
   const update = useMemberDigest(accountId);
   const [shown, setShown] = useState<boolean | null | undefined>(undefined);
   return (
@@ -54,7 +63,7 @@ function DigestCell({ accountId, membership, name }: { accountId: AccountId; mem
           </option>
         ))}
       </select>
-      {update.isPending && <span className="hint" role="status"> Saving…</span>}
+      <SaveStatus state={update} />
       {update.isError && <ErrorMessage error={update.error} />}
     </>
   );
@@ -154,7 +163,8 @@ export function MembersTable({
         error={remove.error}
         onClose={() => setRemoving(null)}
         onConfirm={() => {
-          if (removing) remove.mutate(removing.membership.id, { onSuccess: () => setRemoving(null) });
+          if (removing)
+            remove.mutate(removing.membership.id, { onSuccess: () => setRemoving(null) });
         }}
       >
         <p>

@@ -10,6 +10,7 @@ import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
 import { useSelection } from '../../../lib/use-selection.ts';
 import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
@@ -45,6 +46,7 @@ const DIRECTIONS: { value: Direction; label: string }[] = [
  */
 export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const [params, setParams] = useSearchParams();
+  const { may } = usePermissions();
   const state = readMessageSearch(params);
   const messages = useQuery({
     ...messageQueries.list(accountId, toMessageQuery(state)),
@@ -175,9 +177,11 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
           </div>
         </form>
         <div className="actions">
-          <Link className="button primary" to="new">
-            New message
-          </Link>
+          {may('messages.send') && (
+            <Link className="button primary" to="new">
+              New message
+            </Link>
+          )}
           <button
             type="button"
             className="button danger"

@@ -3,19 +3,19 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../../../../api/errors.ts';
 import type { List } from '../../../../../api/schemas/list.ts';
 import { Dialog } from '../../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../../components/error-message.tsx';
 import { UnsavedChangesGuard } from '../../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../../lib/api-client.ts';
+import { serverFieldError } from '../../../../lib/server-field-error.ts';
 import { useUpdateList } from '../../api/update-list.ts';
 import {
   FORM_KEYS,
   ListSettingsValues,
   changedFields,
   describeChanges,
-  serverFieldError,
+  LIST_SERVER_FIELDS,
   toFormValues,
 } from '../../model/list-form.ts';
 import { SECTIONS, type SectionId } from '../../model/sections.ts';
@@ -112,7 +112,7 @@ export function ListSettingsForm({
         },
         onError: (error) => {
           setReview(false);
-          const onField = error instanceof ApiError ? serverFieldError(error.message) : null;
+          const onField = serverFieldError(error, LIST_SERVER_FIELDS);
           if (onField) {
             form.setError(onField.field, { type: 'server', message: onField.message });
             focusAfterReview.current = onField.field;

@@ -1,0 +1,74 @@
+import { createAccount, expect, signInWithKey, test, uniqueName } from './fixtures/dashboard.ts';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+/**
+ * Issue 17 items 2 and 7: a key with only `approval` and `messages` lands on a page it may see,
+ * is offered no page or action its permissions refuse, and the header names the key and the
+ * account; a page it may not open says which permission it needs.
+ */
+test('a moderator key sees only what it may use, and the header names it and its account', async ({
+  page,
+  server,
+}) => {
+  const account = await createAccount(server, uniqueName('perm'));
+  const { key } = (await server.cli([
+    'key',
+    'create',
+    '--account',
+    account.name,
+    '--permission',
+    'approval',
+    '--permission',
+    'messages',
+    '--description',
+    'Moderation desk',
+  ])) as { key: string };
+
+  await signInWithKey(page, key, { keep: true });
+  // Lands on the first page it may open: Messages, not Contacts.
+  await expect(page).toHaveURL(/\/messages$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+  const banner = page.getByRole('banner');
+  await expect(banner).toContainText('Signed in: API key “Moderation desk”');
+  await expect(banner).toContainText(`Account ${account.name}`);
+  await expect(banner).not.toContainText('of this');
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Messages' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Lists' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Contacts' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Administrators' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'New message' })).toBeVisible();
+
+  // Lists: readable, but neither created nor deleted by this key.
+  await nav.getByRole('link', { name: 'Lists' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create list' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+
+  // A page it may not open, by its address: which permission it needs, and no "Try again".
+  await page.goto('/contacts');
+  await expect(page.getByRole('alert')).toContainText(
+    'Not permitted: this page needs the contact or membership permission',
+  );
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'New contact' })).toHaveCount(0);
+  await page.goto('/administrators');
+  await expect(page.getByRole('alert')).toContainText('needs the superadmin permission');
+});
+
+test('a superadmin key lands on Contacts with every page and action', async ({ page, server }) => {
+  const account = await createAccount(server, uniqueName('full'));
+  const { key } = (await server.cli(['key', 'create', '--account', account.name])) as {
+    key: string;
+  };
+  await signInWithKey(page, key);
+  await expect(page).toHaveURL(/\/contacts$/);
+  await expect(page.getByRole('banner')).toContainText(`Account ${account.name}`);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const name of ['Contacts', 'Lists', 'Messages', 'Administrators'])
+    await expect(nav.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'New contact' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Import CSV' })).toBeVisible();
+});

@@ -1,0 +1,99 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useFieldArray, useForm } from 'react-hook-form';
+import * as z from 'zod';
+import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/schemas/contact.ts';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { applyServerError } from '../../../lib/form-kit.ts';
+import { useUpdateContact } from '../api/contact-mutations.ts';
+import { contactRef } from '../../../lib/contact-queries.ts';
+
+/** The editable fields of spec §2.1, with the contract's rules; custom fields as key and value. */
+const ContactEdit = z.object({
+  firstname: z.string(),
+  surname: z.string(),
+  notes: z.string(),
+  ccid: z.string(),
+  custom: z.array(
+    z.object({
+      key: z.string().trim().min(1, 'is required').max(100, 'has at most 100 characters'),
+      value: z.string(),
+    }),
+  ),
+});
+export type ContactEdit = z.infer<typeof ContactEdit>;
+
+export const CONTACT_FIELDS = ['firstname', 'surname', 'notes', 'ccid'] as const;
+
+function toForm(contact: Contact): ContactEdit {
+  return {
+    firstname: contact.firstname,
+    surname: contact.surname,
+    notes: contact.notes,
+    ccid: contact.ccid ?? '',
+    custom: Object.entries(customFieldsOf(contact)).map(([key, value]) => ({ key, value })),
+  };
+}
+
+/** Only what changed (spec §1 rule 6): a PUT body never repeats an unchanged field. */
+export function changedFields(before: ContactEdit, after: ContactEdit): ContactUpdate {
+  const body: Record<string, unknown> = {};
+  for (const field of CONTACT_FIELDS) {
+    if (field !== 'ccid' && after[field] !== before[field]) body[field] = after[field];
+  }
+  if (after.ccid !== before.ccid) body.ccid = after.ccid.trim() === '' ? null : after.ccid.trim();
+  const old = new Map(before.custom.map(({ key, value }) => [key, value]));
+  for (const { key, value } of after.custom) {
+    const name = key.trim();
+    if (old.get(name) !== value) body[name] = value;
+  }
+  return body;
+}
+
+/**
+ * The contact page's controller (logic apart from the view, as react-admin's ra-core does): the
+ * form, its dirty state for the unsaved-changes guard, and the save that sends only what
+ * changed, puts the server's refusals on their fields and follows a changed ccid.
+ */
+export function useContactEdit(
+  accountId: AccountId,
+  contact: Contact,
+  onRenamed: (ref: string) => void,
+) {
+  const ref = contactRef(contact);
+  const update = useUpdateContact(accountId, ref);
+  const initial = toForm(contact);
+  const form = useForm<ContactEdit>({ resolver: zodResolver(ContactEdit), defaultValues: initial });
+  const custom = useFieldArray({ control: form.control, name: 'custom' });
+
+  const save = form.handleSubmit((values) => {
+    const body = changedFields(form.formState.defaultValues as ContactEdit, values);
+    if (Object.keys(body).length === 0) return;
+    const parsed = ContactUpdate.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = CONTACT_FIELDS.find((f) => f === issue?.path[0]);
+      if (field) form.setError(field, { message: issue?.message ?? 'is not valid' });
+      return;
+    }
+    update.mutate(parsed.data, {
+      onSuccess: (saved) => {
+        form.reset(toForm(saved));
+        const newRef = contactRef(saved);
+        if (String(newRef) !== String(ref)) onRenamed(String(newRef));
+      },
+      onError: (error) => void applyServerError(error, CONTACT_FIELDS, form.setError),
+    });
+  });
+
+  return {
+    form,
+    custom,
+    save,
+    update,
+    dirty: form.formState.isDirty,
+    existingKeys: new Set(initial.custom.map((field) => field.key)),
+    /** A refusal no field carries: shown above the buttons. */
+    formError:
+      update.isError && Object.keys(form.formState.errors).length === 0 ? update.error : null,
+  };
+}

@@ -1,0 +1,45 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Caller } from '../../api/schemas/caller.ts';
+import { apiFor } from './api-client.ts';
+import { callExtension } from './extensions.ts';
+
+/** What the dashboard knows of the signed-in caller, from the `caller.get` extension. */
+export interface CallerInfo {
+  /** The server offers the `caller.get` extension (lib/extensions.ts). */
+  supported: boolean;
+  /** The address the server checks a `cidr` against; null when it cannot say. */
+  address: string | null;
+  /** The administrator entry behind the key or token; null when unknown. */
+  administrator: NonNullable<Caller['administrator']> | null;
+  /** That entry's account; null for the group's global administrators or when unknown. */
+  account: Caller['account'] | null;
+}
+
+const UNKNOWN = { address: null, administrator: null, account: null } as const;
+
+/**
+ * Who is signed in and the address the server sees, from the reference server's `caller.get`
+ * extension (src/api/operations.ts); another API v2 server has no such route (spec v2 has no "who
+ * am I"), and then the dashboard shows every page and lets the server's 403s explain. No failure
+ * is an error here (nor a reason to end the session or raise the rate-limit banner). Without
+ * `account_id`: it is the same for every account. Read once per session (the permissions of an
+ * entry change rarely; a sign-in again reads them anew).
+ */
+export const callerQueries = {
+  self: () =>
+    queryOptions({
+      queryKey: [null, 'caller'] as const,
+      staleTime: Infinity,
+      queryFn: async ({ signal }): Promise<CallerInfo> => {
+        try {
+          const answer = await callExtension(() => apiFor(null).call('caller.get', { signal }));
+          if (!answer.supported) return { supported: false, ...UNKNOWN };
+          const { address, administrator, account } = answer.value;
+          return { supported: true, address, administrator: administrator ?? null, account };
+        } catch (error) {
+          if (error instanceof DOMException && error.name === 'AbortError') throw error;
+          return { supported: true, ...UNKNOWN };
+        }
+      },
+    }),
+};
