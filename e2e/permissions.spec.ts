@@ -26,19 +26,21 @@ test('a moderator key sees only what it may use, and the header names it and its
   ])) as { key: string };
 
   await signInWithKey(page, key, { keep: true });
-  // Lands on the first page it may open: Messages, not Contacts.
-  await expect(page).toHaveURL(/\/messages$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+  // Lands on the first page it may open: the held queue, a moderator's daily work, not Contacts.
+  await expect(page).toHaveURL(/\/held$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Held messages' })).toBeVisible();
   const banner = page.getByRole('banner');
   await expect(banner).toContainText('Signed in: API key “Moderation desk”');
   await expect(banner).toContainText(`Account ${account.name}`);
   await expect(banner).not.toContainText('of this');
 
   const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Held' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Messages' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Lists' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Contacts' })).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Administrators' })).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Messages' }).click();
   await expect(page.getByRole('link', { name: 'New message' })).toBeVisible();
 
   // Lists: readable, but neither created nor deleted by this key.
@@ -67,7 +69,7 @@ test('a superadmin key lands on Contacts with every page and action', async ({ p
   await expect(page).toHaveURL(/\/contacts$/);
   await expect(page.getByRole('banner')).toContainText(`Account ${account.name}`);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const name of ['Contacts', 'Lists', 'Messages', 'Administrators'])
+  for (const name of ['Contacts', 'Lists', 'Messages', 'Held', 'Administrators'])
     await expect(nav.getByRole('link', { name })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New contact' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Import CSV' })).toBeVisible();
