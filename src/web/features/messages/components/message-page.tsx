@@ -1,6 +1,6 @@
 import '../messages.css';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../../api/errors.ts';
 import type { Message } from '../../../../api/schemas/message.ts';
@@ -15,12 +15,8 @@ import type { AccountId } from '../../../lib/api-client.ts';
 import { messageQueries, senderContactQuery } from '../api/message-queries.ts';
 import { sentAt, subjectOf } from '../lib/format.ts';
 import { DeleteMessageDialog } from './delete-message-dialog.tsx';
+import { MessageHtml } from './message-html.tsx';
 import { MessageThread } from './message-thread.tsx';
-
-// The HTML tab carries the sanitizer (about 50 kB gzip): loaded when it first shows.
-const MessageHtml = lazy(() =>
-  import('./message-html.tsx').then((module) => ({ default: module.MessageHtml })),
-);
 
 /** One message (spec §2.5): its headers, its content as plain text and HTML, its thread. */
 export function MessagePage({ accountId, messageId }: { accountId: AccountId; messageId: string }) {
@@ -61,11 +57,7 @@ export function MessagePage({ accountId, messageId }: { accountId: AccountId; me
                     {
                       id: 'html',
                       label: 'HTML',
-                      content: (
-                        <Suspense fallback={<p role="status">Loading…</p>}>
-                          <MessageHtml accountId={accountId} message={data} />
-                        </Suspense>
-                      ),
+                      content: <MessageHtml accountId={accountId} message={data} />,
                     },
                   ]
                 : []),
