@@ -8,7 +8,6 @@ import {
 } from './fixtures/dashboard.ts';
 import { expectNoAxeViolations } from './fixtures/axe.ts';
 
-
 test('an administrator with limited permissions gets a key that can do only what it may', async ({
   page,
   browser,
