@@ -8,7 +8,6 @@ import {
 } from './fixtures/dashboard.ts';
 import { expectNoAxeViolations } from './fixtures/axe.ts';
 
-
 test('an administrator with limited permissions gets a key that can do only what it may', async ({
   page,
   browser,
@@ -183,11 +182,12 @@ test('against a server without the extensions, no cidr warning and no error', as
     for (const administrator of body.data) delete administrator.key_expiry;
     return route.fulfill({ response, json: body });
   });
+  // The shell asks who is calling once, as it opens (lib/caller-queries.ts).
+  const caller = page.waitForResponse('**/api/2/caller/**');
   await signInWithKey(page, account.key, { path: '/administrators' });
   const keyRow = page.getByRole('row').filter({ hasText: 'API key (v2)' });
   await expect(keyRow).toContainText('Not retrieved in this tab');
 
-  const caller = page.waitForResponse('**/api/2/caller/**');
   await page.getByRole('button', { name: 'New administrator' }).click();
   const create = page.getByRole('dialog', { name: 'New administrator' });
   await create.getByLabel('Username (email address)').fill(`${uniqueName('foreign')}@example.org`);
