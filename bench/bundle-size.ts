@@ -8,6 +8,14 @@ import type { SectionResult } from './section.ts';
 /** Gzipped JS the browser must load before the first page renders (kB = 1000 bytes, as Vite). */
 export const initialJsBudgetBytes = 120_000;
 
+/**
+ * The signed-in shell before its first paint. Over the 120 kB of issue #5 since it reads who is
+ * signed in and the contract's permission table before painting (issue 17 item 2: the navigation
+ * shows only what the person may open) and gained the phone menu and the Held section; TanStack
+ * Query's core (about 8 kB) now loads with it. A ceiling to win back, not a new budget.
+ */
+export const appShellCeilingBytes = 123_000;
+
 /** Every page's JavaScript, shell included, gzip (issue 17 item 9). */
 export const pageJsBudgetBytes = 150_000;
 
@@ -31,7 +39,7 @@ const pageCeilingBytes: Record<string, number> = {
   'shell + administrators': 185_000,
   'shell + contact-import': 172_000,
   'shell + contact-new': 180_000,
-  'shell + contact': 182_000,
+  'shell + contact': 184_000,
   'shell + contacts': 184_000,
   'shell + list-members': 175_000,
   'shell + list-settings': 190_000,
@@ -39,8 +47,9 @@ const pageCeilingBytes: Record<string, number> = {
   'shell + message-new': 181_000,
   // Its HTML tab needs the sanitizer at once; loading it lazily left e2e/messages.spec.ts's tracker
   // test waiting for network idle forever (cause not found), so it stays in the page for now.
-  'shell + message': 231_000,
-  'shell + messages': 176_000,
+  // +1 kB for next and previous, delete-and-next (issue 17 item 5).
+  'shell + message': 233_000,
+  'shell + messages': 177_000,
 };
 
 interface ManifestChunk {
@@ -83,7 +92,8 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
   const pages = pageClosures(manifest);
   const pageRows = pages.map(({ name, files, budgeted }) => {
     const gzip = sumOf(files);
-    const shellVerdict = budgeted ? (gzip <= initialJsBudgetBytes ? 'PASS' : 'FAIL') : '';
+    const shellBudget = name === 'app shell' ? appShellCeilingBytes : initialJsBudgetBytes;
+    const shellVerdict = budgeted ? (gzip <= shellBudget ? 'PASS' : 'FAIL') : '';
     const ceiling = pageCeilingBytes[name] ?? newPageCeilingBytes;
     const pageVerdict =
       gzip > ceiling

@@ -1,6 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { Caller } from '../../api/schemas/caller.ts';
-import { apiFor } from './api-client.ts';
 import { callExtension } from './extensions.ts';
 
 /** What the dashboard knows of the signed-in caller, from the `caller.get` extension. */
@@ -32,6 +32,9 @@ export const callerQueries = {
       staleTime: Infinity,
       queryFn: async ({ signal }): Promise<CallerInfo> => {
         try {
+          // The API client (and the contract's schemas, about 30 kB gzip) loads with the first
+          // page, in parallel with this read: the shell itself stays light.
+          const { apiFor } = await import('./api-client.ts');
           const answer = await callExtension(() => apiFor(null).call('caller.get', { signal }));
           if (!answer.supported) return { supported: false, ...UNKNOWN };
           const { address, administrator, account } = answer.value;
@@ -43,3 +46,17 @@ export const callerQueries = {
       },
     }),
 };
+
+/**
+ * The caller as the shell's loader read it (routes/shell.tsx ensures it before the first paint),
+ * followed through the query cache. Not `useQuery`: its observer would weigh on the app shell's
+ * budget (about 8 kB gzip), and this read never fetches by itself.
+ */
+export function useCallerInfo(): CallerInfo | undefined {
+  const client = useQueryClient();
+  const { queryKey } = callerQueries.self();
+  return useSyncExternalStore(
+    (onChange) => client.getQueryCache().subscribe(onChange),
+    () => client.getQueryData(queryKey),
+  );
+}

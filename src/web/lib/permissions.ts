@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import type { OperationName } from '../../api/operations.ts';
-import { callerQueries } from './caller-queries.ts';
+import { useCallerInfo } from './caller-queries.ts';
 import { mayCall, powersOf, type Powers } from './powers.ts';
 import { useSession } from './session.ts';
 
@@ -13,7 +12,6 @@ import { useSession } from './session.ts';
 export function usePermissions(): Powers & { may: (operation: OperationName) => boolean } {
   const session = useSession();
   const global = session.status === 'signed-in' && session.principal.global;
-  const caller = useQuery(callerQueries.self());
-  const powers = powersOf(caller.data, global);
+  const powers = powersOf(useCallerInfo(), global);
   return { ...powers, may: (operation) => mayCall(powers, operation) };
 }

@@ -20,10 +20,10 @@ const caller = (permissions: string[], limitLists: string[] = []): CallerInfo =>
   }) as CallerInfo;
 
 describe('powers: what the signed-in principal may do (issue 17 item 2)', () => {
-  it('follows the contract table: a moderator reads messages and lists, nothing else', () => {
+  it('follows the contract table: a moderator reads messages and lists, works the held queue, nothing else', () => {
     const moderator = powersOf(caller(['approval', 'messages']), false);
-    expect(openSections(moderator)).toEqual(['lists', 'messages']);
-    expect(landingSection(moderator)).toBe('messages');
+    expect(openSections(moderator)).toEqual(['lists', 'messages', 'held']);
+    expect(landingSection(moderator)).toBe('held');
     expect(mayCall(moderator, 'messages.send')).toBe(true);
     expect(mayCall(moderator, 'contacts.create')).toBe(false);
     expect(mayCall(moderator, 'lists.create')).toBe(false);
@@ -32,7 +32,13 @@ describe('powers: what the signed-in principal may do (issue 17 item 2)', () => 
 
   it('superadmin may all within its account; accounts need a global principal', () => {
     const admin = powersOf(caller(['superadmin']), false);
-    expect(openSections(admin)).toEqual(['contacts', 'lists', 'messages', 'administrators']);
+    expect(openSections(admin)).toEqual([
+      'contacts',
+      'lists',
+      'messages',
+      'held',
+      'administrators',
+    ]);
     expect(landingSection(admin)).toBe('contacts');
     expect(mayCall(admin, 'accounts.list')).toBe(false);
     expect(mayCall(powersOf(caller(['superadmin', 'account']), true), 'accounts.list')).toBe(true);

@@ -1,8 +1,7 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { rememberAccount, sectionOf, sectionPath, useAccountId } from '../../lib/account-scope.ts';
-import { callerQueries } from '../../lib/caller-queries.ts';
+import { useCallerInfo } from '../../lib/caller-queries.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 import { openSections } from '../../lib/powers.ts';
 import { usePageShortcutList } from '../../lib/page-shortcuts.ts';
@@ -43,7 +42,7 @@ function SignedInShell({ principal }: { principal: Principal }) {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const [switcherOpen, setSwitcherOpen] = useState(false);
-  const caller = useQuery(callerQueries.self()).data;
+  const caller = useCallerInfo();
   const who = signedInAs(principal, caller);
   const powers = usePermissions();
   const section = sectionOf(pathname);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { HeldMessage } from '../../../../api/schemas/held.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { SafeHtmlFrame } from '../../../components/safe-html/safe-html-frame.tsx';
+import { LazySafeHtmlFrame } from '../../../components/safe-html/lazy-safe-html-frame.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { heldQueries } from '../api/held-queries.ts';
@@ -54,7 +54,7 @@ export function HeldPreview({
       ) : detail.data.content_html.trim() ? (
         <>
           <p className="hint">Scripts and remote images are not shown.</p>
-          <SafeHtmlFrame
+          <LazySafeHtmlFrame
             html={detail.data.content_html}
             title="The held message as HTML"
             className="message-frame"
