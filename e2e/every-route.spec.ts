@@ -8,6 +8,7 @@ import {
   expect,
   signInWithKey,
   test,
+  uniqueName,
 } from './fixtures/dashboard.ts';
 import {
   expectPhoneFit,
@@ -90,7 +91,9 @@ async function corpusAccount(server: RunningServer) {
     { list: 'news', tag: 'corpus', subject: heldSubject, body: xssCorpusText, html: xssCorpusText },
   ]);
   const admin = { firstname: next(), surname: next() };
-  await api.users.create({ username: 'moderator@corpus.example', ...admin, welcome_email: false });
+  // Usernames are unique across tenants: each corpus account (one per test) has its own.
+  const username = `${uniqueName('moderator')}@corpus.example`;
+  await api.users.create({ username, ...admin, welcome_email: false });
   return {
     account,
     key,

@@ -8,7 +8,6 @@ import { loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
-import { startMail } from './mail/mail-service.ts';
 import {
   createClient,
   registerDashboardClient,
