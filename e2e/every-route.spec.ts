@@ -244,6 +244,8 @@ for (const theme of themes) {
     await expectNoAxeViolations(page, 'the account switcher');
     await page.keyboard.press('Escape');
     await expect(switcher).toBeHidden();
+    // An open dialog owns the keyboard (app-shell.tsx): wait until none is left open.
+    await expect(page.locator('dialog[open]')).toHaveCount(0);
     await page.keyboard.press('?');
     await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
     await expectNoAxeViolations(page, 'the shortcuts dialog');
