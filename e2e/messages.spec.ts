@@ -3,7 +3,7 @@ import { ApiError } from '../src/api/errors.ts';
 import { expect, signInWithKey, test, uniqueName } from './fixtures/dashboard.ts';
 import { expectNoAxeViolations, themes, useTheme } from './fixtures/axe.ts';
 import type { Message } from '../src/api/schemas/message.ts';
-import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
+import { accountWithList, frameLoaded, sendMessage, startTracker } from './fixtures/messages.ts';
 import { CANARY, XSS_CORPUS, XSS_HTML, trapXss, type XssTrap } from './fixtures/xss-corpus.ts';
 
 // The tracker of these tests listens on 127.0.0.1: the image proxy may fetch from it.
@@ -428,7 +428,7 @@ test('an HTML message with a tracker and the XSS corpus runs nothing and fetches
     await expect(frame.locator('[href^="javascript:" i], [href^="data:" i]')).toHaveCount(0);
     await expect(page.getByText('2 remote images are blocked')).toBeVisible();
     await expectNoAxeViolations(page, 'a message with blocked images');
-    await page.waitForLoadState('networkidle');
+    await frameLoaded(page, 'The message as HTML');
     expect(tracker.requests, 'requests to the tracker before "show images"').toEqual([]);
     expect(browserToTracker).toEqual([]);
 
@@ -490,6 +490,7 @@ test('the viewer and the compose preview keep the inline styles a mail program s
     expect(await styleOf('Blue, no background', 'background-image')).toBe('none');
     expect(await styleOf('Boxed', 'padding-top')).toBe('12px');
     expect(await styleOf('Boxed', 'border-top-color')).toBe('rgb(0, 128, 0)');
+    await frameLoaded(page, 'The message as HTML');
     // The frame stays without scripts.
     expect(await page.locator('iframe[title="The message as HTML"]').getAttribute('sandbox')).toBe(
       'allow-same-origin',
@@ -505,7 +506,7 @@ test('the viewer and the compose preview keep the inline styles a mail program s
         preview.getByText('Red and bold').evaluate((element) => getComputedStyle(element).color),
       )
       .toBe('rgb(200, 0, 0)');
-    await page.waitForLoadState('networkidle');
+    await frameLoaded(page, 'Preview of the HTML');
     expect(tracker.requests, 'requests to the tracker').toEqual([]);
   } finally {
     await tracker.close();

@@ -59,7 +59,11 @@ it(
       await waitForServer(`http://127.0.0.1:${port}/api/2/`, first);
       // Kill once part of the fan-out has gone out: a few hundred addresses, far from all.
       const deadline = Date.now() + 60_000;
-      const files = () => (fs.existsSync(sink) ? fs.readdirSync(sink).length : 0);
+      // Delivered batches only: a batch is written to a temporary name, then renamed to `.eml`.
+      const files = () =>
+        fs.existsSync(sink)
+          ? fs.readdirSync(sink).filter((name) => name.endsWith('.eml')).length
+          : 0;
       while (files() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       const exited = new Promise((resolve) => first.once('exit', resolve));
       first.kill('SIGKILL');
