@@ -82,14 +82,15 @@ export interface TestServerOptions {
   extensions?: boolean;
 }
 
-interface FreshDatabase {
+export interface FreshDatabase {
   database: DatabaseHandle;
   /** Opens the same database again, with connections of its own (as another process would). */
   reopen: () => Promise<DatabaseHandle>;
   cleanup: () => Promise<void>;
 }
 
-async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
+/** A new, empty database of `dialect` (on PostgreSQL, in the run's cluster), and how to remove it. */
+export async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
   if (dialect === 'sqlite') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-test-'));
     const database = await openDatabase({ dataDir });

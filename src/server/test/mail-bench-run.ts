@@ -25,7 +25,7 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-mail-bench-'));
   try {
     progress(`mail: seeding ${FAN_OUT} members`);
-    await seedFanOut(dataDir, FAN_OUT, { message: false });
+    await seedFanOut({ dataDir }, FAN_OUT, { message: false });
     const database = await openDatabase({ dataDir });
     const db = database.db;
     const rows: string[][] = [];

@@ -53,7 +53,7 @@ it(
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-mail-crash-'));
     const sink = path.join(dataDir, SINK_FOLDER);
     try {
-      await seedFanOut(dataDir, ADDRESSES);
+      await seedFanOut({ dataDir }, ADDRESSES);
       const port = await freePort();
       const first = serve(dataDir, port);
       await waitForServer(`http://127.0.0.1:${port}/api/2/`, first);
