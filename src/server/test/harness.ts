@@ -10,7 +10,7 @@ import type { Permission } from '../../api/constants.ts';
 import { buildApp } from '../app.ts';
 import { createAuthCache } from '../auth/auth-cache.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../db/database.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
 import { staleContactDocuments } from './contact-documents-check.ts';
@@ -84,6 +84,8 @@ export interface TestServerOptions {
 
 export interface FreshDatabase {
   database: DatabaseHandle;
+  /** What a `serve` process on this database is given: DATA_DIR (SQLite) or DATABASE_URL. */
+  options: DatabaseOptions;
   /** Opens the same database again, with connections of its own (as another process would). */
   reopen: () => Promise<DatabaseHandle>;
   cleanup: () => Promise<void>;
@@ -96,6 +98,7 @@ export async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
     const database = await openDatabase({ dataDir });
     return {
       database,
+      options: { dataDir },
       reopen: () => openDatabase({ dataDir }),
       cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
@@ -110,6 +113,7 @@ export async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
   const database = await openDatabase({ dataDir: '', databaseUrl });
   return {
     database,
+    options: { dataDir: '', databaseUrl },
     reopen: () => openDatabase({ dataDir: '', databaseUrl }),
     cleanup: async () => {
       const dropper = new pg.Client({ connectionString: adminUrl });
