@@ -8,10 +8,9 @@ import { seedFanOutInto } from './fan-out-seed.ts';
 import { SINK_FOLDER } from '../mail/transport.ts';
 import { outboxCounts } from '../repositories/outbox.repository.ts';
 import { describeEachDialect, openFresh } from './harness.ts';
-import { freePort } from './postgres-cluster.ts';
-import { stopProcess, waitForServer } from './server-process.ts';
+import { stopProcess } from './server-process.ts';
 
-const cli = path.resolve(import.meta.dirname, '../cli.ts');
+const mailProcess = path.resolve(import.meta.dirname, 'mail-process.ts');
 const ADDRESSES = 10_000;
 
 /** Every address the sink holds, one entry per time it appears, from the envelope lines. */
@@ -26,15 +25,14 @@ function sunkAddresses(sink: string): string[] {
     });
 }
 
-function serve(dataDir: string, databaseUrl: string, port: number) {
-  return spawn(process.execPath, [cli, 'serve'], {
+/** The mail side of `serve` (./mail-process.ts), on the given database, into the local sink. */
+function startMailProcess(dataDir: string, databaseUrl: string) {
+  return spawn(process.execPath, [mailProcess], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
       STATIC_DIR: dataDir,
       LOG_LEVEL: 'silent',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
       SMTP_URL: '',
       MAIL_BATCH_SIZE: '100',
@@ -63,14 +61,13 @@ describeEachDialect('mail crash', (dialect) => {
       const database = fresh?.database ?? (await openDatabase({ dataDir }));
       try {
         await seedFanOutInto(database.db, ADDRESSES);
-        const port = await freePort();
-        const first = serve(dataDir, databaseUrl, port);
-        await waitForServer(`http://127.0.0.1:${port}/api/2/`, first);
+        const first = startMailProcess(dataDir, databaseUrl);
         // Kill once part of the fan-out has gone out: a few hundred addresses, far from all.
         const deadline = Date.now() + 60_000;
         const files = () =>
           fs.existsSync(sink) ? fs.readdirSync(sink).filter((n) => n.endsWith('.eml')).length : 0;
-        while (files() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        while (files() < 3 && Date.now() < deadline && first.exitCode === null)
+          await new Promise((r) => setTimeout(r, 5));
         const exited = new Promise((resolve) => first.once('exit', resolve));
         first.kill('SIGKILL');
         await exited;
@@ -78,8 +75,7 @@ describeEachDialect('mail crash', (dialect) => {
         expect(beforeRestart).toBeGreaterThanOrEqual(300);
         expect(beforeRestart).toBeLessThan(ADDRESSES);
 
-        const second = serve(dataDir, databaseUrl, port);
-        await waitForServer(`http://127.0.0.1:${port}/api/2/`, second);
+        const second = startMailProcess(dataDir, databaseUrl);
         try {
           await expect
             .poll(() => outboxCounts(database.db), { timeout: 120_000, interval: 100 })
