@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { queueDigests } from './mail/digest.ts';
 import { OutboxWorker } from './mail/outbox.ts';
 import { smtpTransport, type MailTransport } from './mail/transport.ts';
 import { claimBatch, markBatchSent, outboxCounts } from './repositories/outbox.repository.ts';
@@ -97,5 +98,24 @@ describeEachDialect('outbox workers sharing one database', (dialect) => {
     expect(addressesOf(dead).filter((to) => seen.get(to) !== 1)).toEqual([]);
     expect(seen.size).toBe(ADDRESSES - 40);
     expect([...seen.values()].filter((times) => times !== 1)).toEqual([]);
+  });
+
+  it('two processes collecting digests at once queue each member’s digest once', async () => {
+    // Every delivery of the fan-out waits for the digest (as for members on digest).
+    await fresh.database.db.updateTable('outbox').set({ status: 'digest' }).execute();
+    const collected = await Promise.allSettled([
+      queueDigests(fresh.database.db),
+      queueDigests(other.db),
+    ]);
+    // SQLite's single writer may refuse the second transaction outright: nothing is queued twice.
+    const queued = collected.map((result) => (result.status === 'fulfilled' ? result.value : 0));
+    expect(queued.reduce((sum, n) => sum + n, 0)).toBe(ADDRESSES);
+    const notices = await fresh.database.db
+      .selectFrom('notices')
+      .select('to_address')
+      .where('kind', '=', 'digest')
+      .execute();
+    expect(new Set(notices.map((notice) => notice.to_address)).size).toBe(ADDRESSES);
+    expect(notices).toHaveLength(ADDRESSES);
   });
 });

@@ -88,9 +88,13 @@ export async function markNoticeFailed(
     .execute();
 }
 
-/** The digest rows waiting, per list, with what each needs to render. */
+/**
+ * The digest rows waiting, per list, with what each needs to render. On PostgreSQL they are locked
+ * for the caller's transaction: a second `serve` collecting digests at the same moment waits, then
+ * finds them done, instead of queueing every digest twice (SQLite has one writer).
+ */
 export function digestRows(db: Kysely<Database>) {
-  return db
+  const query = db
     .selectFrom('outbox')
     .innerJoin('messages', 'messages.id', 'outbox.message_id')
     .innerJoin('lists', 'lists.id', 'messages.list_id')
@@ -112,8 +116,8 @@ export function digestRows(db: Kysely<Database>) {
     ])
     .where('outbox.status', '=', 'digest')
     .orderBy('messages.time')
-    .orderBy('messages.id')
-    .execute();
+    .orderBy('messages.id');
+  return (dialectOf(db) === 'postgres' ? query.forUpdate('outbox') : query).execute();
 }
 
 /** Digest rows whose digest notice is queued: done, in the transaction that queued it. */
