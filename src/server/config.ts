@@ -40,7 +40,11 @@ const Env = z.object({
   SMTP_IN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SMTP_IN_HOST: z.string().min(1).optional(),
   /** The largest message the listener takes, in bytes. */
-  SMTP_IN_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  SMTP_IN_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   /** Mail out: the relay, smtp:// or smtps:// with credentials; unset: DATA_DIR/outbox-sink/. */
   SMTP_URL: z
     .string()
@@ -54,6 +58,11 @@ const Env = z.object({
   DKIM_PRIVATE_KEY: z.string().optional(),
   /** Recipients per SMTP transaction. */
   MAIL_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  /**
+   * How long an outbox worker's claim lasts unless renewed: after a crash, the dead worker's
+   * deliveries wait this long before another `serve` (or the restarted one) sends them.
+   */
+  MAIL_LEASE_SECONDS: z.coerce.number().min(0.3).max(3600).default(60),
   /** How often digests go out; a day by default (spec §2.3 "daily digest"). */
   DIGEST_INTERVAL_SECONDS: z.coerce.number().int().positive().default(86_400),
 });
@@ -83,6 +92,7 @@ export interface MailConfig {
   smtpUrl: string | undefined;
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
   batchSize: number;
+  leaseMs: number;
   digestIntervalSeconds: number;
 }
 
@@ -101,7 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: e.PUBLIC_URL,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     groupRateLimit: e.GROUP_RATE_LIMIT,
-    trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: e.TRUST_PROXY.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE === '1',
@@ -113,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       smtpUrl: e.SMTP_URL,
       dkim: dkimOf(e),
       batchSize: e.MAIL_BATCH_SIZE,
+      leaseMs: Math.round(e.MAIL_LEASE_SECONDS * 1000),
       digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
     },
   };
@@ -122,7 +135,9 @@ function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
   const given = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY].filter(Boolean).length;
   if (given === 0) return null;
   if (given !== 3 || !e.DKIM_DOMAIN || !e.DKIM_SELECTOR || !e.DKIM_PRIVATE_KEY)
-    throw new Error('Invalid configuration: DKIM needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY');
+    throw new Error(
+      'Invalid configuration: DKIM needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY',
+    );
   const key = e.DKIM_PRIVATE_KEY.includes('-----BEGIN')
     ? e.DKIM_PRIVATE_KEY
     : fs.readFileSync(e.DKIM_PRIVATE_KEY, 'utf8');

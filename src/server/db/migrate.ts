@@ -13,6 +13,7 @@ import { contactDocuments } from './migrations/2026-11-21T0500-contact-documents
 import { contactSearch } from './migrations/2026-11-24T0100-contact-search.ts';
 import { heldMessages } from './migrations/2026-11-25T0000-held-messages.ts';
 import { mailOutbox } from './migrations/2026-11-25T0100-mail-outbox.ts';
+import { outboxLease } from './migrations/2026-11-25T0200-outbox-lease.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -29,6 +30,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-24T0100-contact-search': contactSearch(dialect),
     '2026-11-25T0000-held-messages': heldMessages(dialect),
     '2026-11-25T0100-mail-outbox': mailOutbox(dialect),
+    '2026-11-25T0200-outbox-lease': outboxLease,
   };
 }
 

@@ -195,6 +195,8 @@ export interface OutboxTable {
   next_attempt: Generated<number>;
   /** The SMTP transaction the row was claimed for (migration 2026-11-25T0100). */
   batch: string | null;
+  /** Unix ms until which the worker that claimed the row (`sending`) owns it (2026-11-25T0200). */
+  lease_until: Generated<number>;
 }
 
 /** A single mail that is not a list post: hold, reject, moderator and welcome notices. */
@@ -212,6 +214,8 @@ export interface NoticesTable {
   attempts: Generated<number>;
   next_attempt: Generated<number>;
   created: string;
+  /** As the outbox's: the claiming worker's lease on a `sending` notice. */
+  lease_until: Generated<number>;
 }
 
 /** The message as received by SMTP (base64), for its attachments on the way out. */

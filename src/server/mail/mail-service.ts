@@ -29,6 +29,7 @@ export async function startMail(
     db,
     transport,
     batchSize: config.mail.batchSize,
+    leaseMs: config.mail.leaseMs,
     onError: hooks.onError,
   });
   worker.start();

@@ -1,21 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
 import {
-  inFlightNotices,
   claimNotice,
   markNoticeFailed,
   markNoticeSent,
+  renewNoticeLease,
   type NoticeRow,
 } from '../repositories/notices.repository.ts';
 import {
   batchAttempts,
   claimBatch,
+  claimExpiredBatch,
   findPostForDelivery,
-  inFlightBatches,
   markBatchFailed,
   markBatchSent,
-  type ClaimedDelivery,
+  renewBatchLease,
+  type ClaimedBatch,
 } from '../repositories/outbox.repository.ts';
 import { listAddressOf } from './list-address.ts';
 import { bounceAddress, renderNotice, renderPost, type MailingList } from './render.ts';
@@ -33,14 +35,22 @@ export interface OutboxWorkerOptions {
   batchSize: number;
   /** How long an idle worker waits before it looks again, in ms. */
   idleMs?: number;
+  /**
+   * How long a claim lasts unless renewed, in ms (MAIL_LEASE_SECONDS): a dead worker's rows wait
+   * this long before another worker (or the restarted one) sends them. Renewed every third of it.
+   */
+  leaseMs?: number;
   onError?: (error: unknown) => void;
 }
 
 /**
  * Drains the outbox into the transport (SECURITY.md 38). A batch's rows are marked `sending` in a
- * committed statement before the SMTP transaction and `sent` after it; after a crash the batches
- * still `sending` are sent again, whole, under their own key (`recover`, at start). Nothing is
- * sent before it is recorded as being sent, and nothing recorded sent goes again.
+ * committed statement before the SMTP transaction and `sent` after it; nothing is sent before it is
+ * recorded as being sent, and nothing recorded sent goes again. The claim is a lease the worker
+ * renews while it sends, so any number of workers (`serve` processes on one database) share the
+ * outbox and each row has one sender at a time. After a crash, a batch still `sending` is taken
+ * over once its lease has run out and sent again, whole, under its own key (the sink replaces its
+ * file; over SMTP the message keeps its Message-ID).
  */
 export class OutboxWorker {
   private readonly options: Required<Omit<OutboxWorkerOptions, 'onError'>> &
@@ -52,7 +62,7 @@ export class OutboxWorker {
   private loop: Promise<void> | null = null;
 
   constructor(options: OutboxWorkerOptions) {
-    this.options = { idleMs: 1000, ...options };
+    this.options = { idleMs: 1000, leaseMs: 60_000, ...options };
   }
 
   start(): void {
@@ -73,11 +83,6 @@ export class OutboxWorker {
   }
 
   private async run(): Promise<void> {
-    try {
-      await this.recover();
-    } catch (error) {
-      this.options.onError?.(error);
-    }
     while (this.running) {
       let worked = 0;
       try {
@@ -100,26 +105,40 @@ export class OutboxWorker {
     });
   }
 
-  /** Sends again what a crash left `sending`. */
-  async recover(): Promise<void> {
-    for (const batch of await inFlightBatches(this.options.db)) await this.sendBatch(batch);
-    for (const notice of await inFlightNotices(this.options.db)) await this.sendNotice(notice);
-  }
-
-  /** One round: a batch of deliveries and a notice, if due. Answers how many mails went. */
+  /**
+   * One round: a batch whose worker died (lease run out) or else a new batch of deliveries, and a
+   * notice, if due. Answers how many mails went.
+   */
   async drainOnce(): Promise<number> {
+    const { db, batchSize, leaseMs } = this.options;
     const now = Date.now();
     let worked = 0;
-    const batch = await claimBatch(
-      this.options.db,
-      now,
-      this.options.batchSize,
-      (message, first) => `m${message}-d${first}`,
-    );
+    const batch =
+      (await claimExpiredBatch(db, now, now + leaseMs)) ??
+      (await claimBatch(
+        db,
+        now,
+        batchSize,
+        now + leaseMs,
+        (message) => `m${message}-${randomUUID()}`,
+      ));
     if (batch) worked += await this.sendBatch(batch);
-    const notice = await claimNotice(this.options.db, now);
+    const notice = await claimNotice(db, now, now + leaseMs);
     if (notice) worked += await this.sendNotice(notice);
     return worked;
+  }
+
+  /** Runs `send` while renewing the claim's lease, so no other worker takes it over meanwhile. */
+  private async leased<T>(renew: (leaseUntil: number) => Promise<void>, send: () => Promise<T>) {
+    const { leaseMs } = this.options;
+    const timer = setInterval(() => {
+      renew(Date.now() + leaseMs).catch((error: unknown) => this.options.onError?.(error));
+    }, leaseMs / 3);
+    try {
+      return await send();
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   /** Drains until nothing is due (tests and the bench). */
@@ -127,11 +146,7 @@ export class OutboxWorker {
     while ((await this.drainOnce()) > 0);
   }
 
-  private async sendBatch(batch: {
-    messageId: number;
-    batch: string;
-    rows: ClaimedDelivery[];
-  }): Promise<number> {
+  private async sendBatch(batch: ClaimedBatch): Promise<number> {
     const { db, transport } = this.options;
     const post = await this.render(batch.messageId);
     if (!post) {
@@ -140,10 +155,14 @@ export class OutboxWorker {
       return 0;
     }
     try {
-      await transport.send(
-        { from: bounceAddress(post.list), to: batch.rows.map((row) => row.address) },
-        post.raw,
-        batch.batch,
+      await this.leased(
+        (until) => renewBatchLease(db, batch.batch, until),
+        () =>
+          transport.send(
+            { from: bounceAddress(post.list), to: batch.rows.map((row) => row.address) },
+            post.raw,
+            batch.batch,
+          ),
       );
     } catch (error) {
       const attempts = (await batchAttempts(db, batch.batch)) + 1;
@@ -178,7 +197,10 @@ export class OutboxWorker {
       ? bounceAddress({ address: notice.list_address })
       : notice.from_address;
     try {
-      await transport.send({ from, to: [notice.to_address] }, raw, `n${notice.id}`);
+      await this.leased(
+        (until) => renewNoticeLease(db, notice.id, until),
+        () => transport.send({ from, to: [notice.to_address] }, raw, `n${notice.id}`),
+      );
     } catch (error) {
       await markNoticeFailed(db, notice.id, {
         at: Date.now() + retryDelayMs(notice.attempts),

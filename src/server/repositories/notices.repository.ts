@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
 import type { Database, NoticesTable } from '../db/schema.ts';
 
 /** Single mails that are not list posts, drained by the outbox worker like deliveries. */
@@ -16,31 +17,54 @@ export async function insertNotices(
       .execute();
 }
 
-/** Claims one due notice (pending → sending), committed before it is sent. */
-export async function claimNotice(db: Kysely<Database>, now: number): Promise<NoticeRow | null> {
-  const next = db
+/**
+ * Claims one due notice (pending → sending), leased until `leaseUntil` and committed before it is
+ * sent; or takes over one whose worker's lease ran out (the worker died mid-send). As the outbox's
+ * claim: the status and lease checks in the update make it one worker's (skip locked on PostgreSQL).
+ */
+export async function claimNotice(
+  db: Kysely<Database>,
+  now: number,
+  leaseUntil: number,
+): Promise<NoticeRow | null> {
+  let next = db
     .selectFrom('notices')
     .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('next_attempt', '<=', now)]),
+        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<=', now)]),
+      ]),
+    )
     .orderBy('id')
     .limit(1);
+  if (dialectOf(db) === 'postgres') next = next.forUpdate().skipLocked();
   const row = await db
     .updateTable('notices')
-    .set({ status: 'sending' })
+    .set({ status: 'sending', lease_until: leaseUntil })
     .where('id', 'in', next)
-    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<=', now)]),
+      ]),
+    )
     .returningAll()
     .executeTakeFirst();
   return row ?? null;
 }
 
-export function inFlightNotices(db: Kysely<Database>): Promise<NoticeRow[]> {
-  return db
-    .selectFrom('notices')
-    .selectAll()
+/** The worker sending notice `id` is alive: its lease runs until `leaseUntil`. */
+export async function renewNoticeLease(
+  db: Kysely<Database>,
+  id: number,
+  leaseUntil: number,
+): Promise<void> {
+  await db
+    .updateTable('notices')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', id)
     .where('status', '=', 'sending')
-    .orderBy('id')
     .execute();
 }
 
@@ -64,9 +88,13 @@ export async function markNoticeFailed(
     .execute();
 }
 
-/** The digest rows waiting, per list, with what each needs to render. */
+/**
+ * The digest rows waiting, per list, with what each needs to render. On PostgreSQL they are locked
+ * for the caller's transaction: a second `serve` collecting digests at the same moment waits, then
+ * finds them done, instead of queueing every digest twice (SQLite has one writer).
+ */
 export function digestRows(db: Kysely<Database>) {
-  return db
+  const query = db
     .selectFrom('outbox')
     .innerJoin('messages', 'messages.id', 'outbox.message_id')
     .innerJoin('lists', 'lists.id', 'messages.list_id')
@@ -88,8 +116,8 @@ export function digestRows(db: Kysely<Database>) {
     ])
     .where('outbox.status', '=', 'digest')
     .orderBy('messages.time')
-    .orderBy('messages.id')
-    .execute();
+    .orderBy('messages.id');
+  return (dialectOf(db) === 'postgres' ? query.forUpdate('outbox') : query).execute();
 }
 
 /** Digest rows whose digest notice is queued: done, in the transaction that queued it. */

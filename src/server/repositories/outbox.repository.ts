@@ -1,9 +1,13 @@
 import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
  * The durable outbox (SECURITY.md 38): deliveries move pending → sending (claimed for one batch,
- * committed before the send) → sent (committed after it). Retries wait in `next_attempt`.
+ * committed before the send) → sent (committed after it). Retries wait in `next_attempt`. A claim
+ * is a lease (`lease_until`), renewed while its SMTP transaction runs: any number of workers on one
+ * database each send a row at most once at a time, and a dead worker's rows are taken over when
+ * its lease runs out.
  */
 
 export interface ClaimedDelivery {
@@ -11,17 +15,26 @@ export interface ClaimedDelivery {
   address: string;
 }
 
+export interface ClaimedBatch {
+  messageId: number;
+  batch: string;
+  rows: ClaimedDelivery[];
+}
+
 /**
- * Claims up to `limit` due deliveries of one message for the batch `key`, in one statement: the
- * status check in the update means a row another worker claimed first is not claimed twice.
- * Answers the message and its rows, or null when nothing is due.
+ * Claims up to `limit` due deliveries of one message for the new batch `batch`, leased until
+ * `leaseUntil`, in one statement. The status check in the update means a row another worker
+ * claimed first is not claimed twice (SQLite: its single writer; PostgreSQL: the update re-checks a
+ * row it waited for); on PostgreSQL `skip locked` lets a second worker take the next rows at once
+ * instead of queueing behind the first. Answers null when nothing is due.
  */
 export async function claimBatch(
   db: Kysely<Database>,
   now: number,
   limit: number,
-  key: (messageId: number, firstId: number) => string,
-): Promise<{ messageId: number; batch: string; rows: ClaimedDelivery[] } | null> {
+  leaseUntil: number,
+  key: (messageId: number) => string,
+): Promise<ClaimedBatch | null> {
   const first = await db
     .selectFrom('outbox')
     .select(['id', 'message_id'])
@@ -32,8 +45,8 @@ export async function claimBatch(
     .limit(1)
     .executeTakeFirst();
   if (!first) return null;
-  const batch = key(first.message_id, first.id);
-  const candidates = db
+  const batch = key(first.message_id);
+  let candidates = db
     .selectFrom('outbox')
     .select('id')
     .where('message_id', '=', first.message_id)
@@ -41,9 +54,10 @@ export async function claimBatch(
     .where('next_attempt', '<=', now)
     .orderBy('id')
     .limit(limit);
+  if (dialectOf(db) === 'postgres') candidates = candidates.forUpdate().skipLocked();
   const rows = await db
     .updateTable('outbox')
-    .set({ status: 'sending', batch })
+    .set({ status: 'sending', batch, lease_until: leaseUntil })
     .where('id', 'in', candidates)
     .where('status', '=', 'pending')
     .returning(['id', 'address'])
@@ -51,24 +65,51 @@ export async function claimBatch(
   return rows.length === 0 ? null : { messageId: first.message_id, batch, rows };
 }
 
-/** The batches a crash left in flight: sent again, whole, under their own keys. */
-export async function inFlightBatches(
+/**
+ * Takes over one batch whose worker's lease ran out (it died mid-send: kill -9, power cut), leased
+ * anew: it is sent again, whole, under its own key. A batch whose worker is alive is never taken:
+ * that worker renews its lease until it has marked the batch sent or failed.
+ */
+export async function claimExpiredBatch(
   db: Kysely<Database>,
-): Promise<{ messageId: number; batch: string; rows: ClaimedDelivery[] }[]> {
-  const rows = await db
+  now: number,
+  leaseUntil: number,
+): Promise<ClaimedBatch | null> {
+  const stale = await db
     .selectFrom('outbox')
-    .select(['id', 'address', 'batch', 'message_id'])
+    .select(['batch', 'message_id'])
     .where('status', '=', 'sending')
+    .where('lease_until', '<=', now)
     .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!stale) return null;
+  // A row claimed without a key (never written so; kept safe) becomes its own batch.
+  const batch = stale.batch ?? `orphan-${stale.message_id}-${now}`;
+  const rows = await db
+    .updateTable('outbox')
+    .set({ batch, lease_until: leaseUntil })
+    .where((eb) => (stale.batch === null ? eb('batch', 'is', null) : eb('batch', '=', stale.batch)))
+    .where('message_id', '=', stale.message_id)
+    .where('status', '=', 'sending')
+    .where('lease_until', '<=', now)
+    .returning(['id', 'address'])
     .execute();
-  const batches = new Map<string, { messageId: number; batch: string; rows: ClaimedDelivery[] }>();
-  for (const row of rows) {
-    const batch = row.batch ?? `orphan-${row.id}`;
-    const entry = batches.get(batch) ?? { messageId: row.message_id, batch, rows: [] };
-    entry.rows.push({ id: row.id, address: row.address });
-    batches.set(batch, entry);
-  }
-  return [...batches.values()];
+  return rows.length === 0 ? null : { messageId: stale.message_id, batch, rows };
+}
+
+/** The worker sending `batch` is alive: its lease runs until `leaseUntil`. */
+export async function renewBatchLease(
+  db: Kysely<Database>,
+  batch: string,
+  leaseUntil: number,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ lease_until: leaseUntil })
+    .where('batch', '=', batch)
+    .where('status', '=', 'sending')
+    .execute();
 }
 
 export async function markBatchSent(db: Kysely<Database>, batch: string): Promise<void> {

@@ -10,7 +10,7 @@ import type { Permission } from '../../api/constants.ts';
 import { buildApp } from '../app.ts';
 import { createAuthCache } from '../auth/auth-cache.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../db/database.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
 import { staleContactDocuments } from './contact-documents-check.ts';
@@ -82,19 +82,23 @@ export interface TestServerOptions {
   extensions?: boolean;
 }
 
-interface FreshDatabase {
+export interface FreshDatabase {
   database: DatabaseHandle;
+  /** What a `serve` process on this database is given: DATA_DIR (SQLite) or DATABASE_URL. */
+  options: DatabaseOptions;
   /** Opens the same database again, with connections of its own (as another process would). */
   reopen: () => Promise<DatabaseHandle>;
   cleanup: () => Promise<void>;
 }
 
-async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
+/** A new, empty database of `dialect` (on PostgreSQL, in the run's cluster), and how to remove it. */
+export async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
   if (dialect === 'sqlite') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-test-'));
     const database = await openDatabase({ dataDir });
     return {
       database,
+      options: { dataDir },
       reopen: () => openDatabase({ dataDir }),
       cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
@@ -109,6 +113,7 @@ async function openFresh(dialect: DialectName): Promise<FreshDatabase> {
   const database = await openDatabase({ dataDir: '', databaseUrl });
   return {
     database,
+    options: { dataDir: '', databaseUrl },
     reopen: () => openDatabase({ dataDir: '', databaseUrl }),
     cleanup: async () => {
       const dropper = new pg.Client({ connectionString: adminUrl });

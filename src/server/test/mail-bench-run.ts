@@ -25,7 +25,7 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-mail-bench-'));
   try {
     progress(`mail: seeding ${FAN_OUT} members`);
-    await seedFanOut(dataDir, FAN_OUT, { message: false });
+    await seedFanOut({ dataDir }, FAN_OUT, { message: false });
     const database = await openDatabase({ dataDir });
     const db = database.db;
     const rows: string[][] = [];
@@ -92,12 +92,14 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
         `${queueSeconds.toFixed(2)} s`,
       ]);
       global.gc?.();
-      const heapBefore = process.memoryUsage().heapUsed;
-      let heapPeak = heapBefore;
-      const sampler = setInterval(
-        () => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)),
-        20,
-      );
+      const before = process.memoryUsage();
+      let heapPeak = before.heapUsed;
+      let rssPeak = before.rss;
+      const sampler = setInterval(() => {
+        const now = process.memoryUsage();
+        heapPeak = Math.max(heapPeak, now.heapUsed);
+        rssPeak = Math.max(rssPeak, now.rss);
+      }, 20);
       const worker = new OutboxWorker({ db, transport: sinkTransport(dataDir), batchSize: 100 });
       started = performance.now();
       await worker.drainAll();
@@ -108,9 +110,10 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
         `deliver ${FAN_OUT.toLocaleString('en')} into the sink (100 per transaction)`,
         `${(FAN_OUT / outSeconds).toFixed(0)} deliveries/s (${outSeconds.toFixed(1)} s; sent ${counts.sent ?? 0})`,
       ]);
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
       rows.push([
-        'heap growth during the fan-out (peak − start)',
-        `${((heapPeak - heapBefore) / 1024 / 1024).toFixed(1)} MB`,
+        'memory during the fan-out: heap growth, resident set growth (peak − start)',
+        `${mb(heapPeak - before.heapUsed)} heap, ${mb(rssPeak - before.rss)} RSS (peak RSS ${mb(rssPeak)})`,
       ]);
     } finally {
       await database.close();
