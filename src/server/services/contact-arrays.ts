@@ -65,11 +65,21 @@ export async function replaceAddresses(
     if (kept && kept.email !== address)
       await updateEmailRow(db, account.id, kept.id, { email: address });
   }
+  await addAddresses(db, account, contact.row.id, added);
+}
+
+/** Gives the contact these addresses (checked by the caller: allowed, free, each once). */
+export async function addAddresses(
+  db: Kysely<Database>,
+  account: AccountRow,
+  contactId: number,
+  addresses: readonly string[],
+): Promise<void> {
   await insertEmails(
     db,
-    added.map((email) => ({
+    addresses.map((email) => ({
       account_id: account.id,
-      contact_id: contact.row.id,
+      contact_id: contactId,
       email,
       email_key: emailKey(email),
     })),
@@ -96,34 +106,55 @@ export async function replaceMemberships(
   const currentNames = new Set(current.map((membership) => membership.list_name));
   const wantedNames = new Set(wanted);
   const added = wanted.filter((name) => !currentNames.has(name));
-  const found = new Map(
-    (await findListsByNames(db, account.id, added)).map((list) => [list.name, list.id]),
-  );
-  // A list hidden from a list-limited key is as unknown as a missing one (spec §2.6, SECURITY.md 33).
-  const unknownLists = added.filter((name) => !found.has(name) || !isListVisible(principal, name));
-  if (unknownLists.length > 0) {
-    throw badRequest(
-      `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
-    );
-  }
+  const addedIds = await visibleListIds(db, account, principal, added);
   await deleteMembershipsByIds(
     db,
     account.id,
     current.filter((membership) => !wantedNames.has(membership.list_name)).map((m) => m.id),
   );
+  await joinLists(db, account, contact.row.id, addedIds);
+}
+
+/**
+ * The ids of the named lists, in the order named. A list hidden from a list-limited key is as
+ * unknown as a missing one (spec §2.6, SECURITY.md 33).
+ */
+export async function visibleListIds(
+  db: Kysely<Database>,
+  account: AccountRow,
+  principal: Principal,
+  names: readonly string[],
+): Promise<number[]> {
+  const found = new Map(
+    (await findListsByNames(db, account.id, names)).map((list) => [list.name, list.id]),
+  );
+  const unknownLists = names.filter((name) => !found.has(name) || !isListVisible(principal, name));
+  if (unknownLists.length > 0) {
+    throw badRequest(
+      `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
+    );
+  }
+  return names.map((name) => found.get(name) as number);
+}
+
+/**
+ * Adds the contact to these lists, in the order given (so its `lists` reads back the same way),
+ * and welcomes it to them.
+ */
+export async function joinLists(
+  db: Kysely<Database>,
+  account: AccountRow,
+  contactId: number,
+  listIds: readonly number[],
+): Promise<void> {
   await insertMemberships(
     db,
-    added.map((name) => ({
+    listIds.map((listId) => ({
       account_id: account.id,
-      contact_id: contact.row.id,
-      list_id: found.get(name) as number,
+      contact_id: contactId,
+      list_id: listId,
       digest: null,
     })),
   );
-  await welcomeNewMember(
-    db,
-    account,
-    contact.row.id,
-    added.map((name) => found.get(name) as number),
-  );
+  await welcomeNewMember(db, account, contactId, listIds);
 }

@@ -3,7 +3,6 @@ import type { Contact, ContactCreate, ContactUpdate } from '../../api/schemas/co
 import { metadataLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/http-error.ts';
-import { welcomeNewMember } from '../mail/welcome.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import { toContact } from '../repositories/contacts.mapper.ts';
 import {
@@ -18,11 +17,17 @@ import {
   type ContactWithChildren,
 } from '../repositories/contacts.repository.ts';
 import { findFieldsByAccount, writeValues } from '../repositories/custom-fields.repository.ts';
-import { emailKey, insertEmails } from '../repositories/emails.repository.ts';
-import { findListsByNames, insertMemberships } from '../repositories/memberships.repository.ts';
-import { assertContactManageable, isListVisible } from './contact-access.ts';
+import { emailKey } from '../repositories/emails.repository.ts';
+import { assertContactManageable } from './contact-access.ts';
 import { assertAddressesAllowed, assertAddressesFree } from './contact-address-rules.ts';
-import { replaceAddresses, replaceMemberships, uniqueOrThrow } from './contact-arrays.ts';
+import {
+  addAddresses,
+  joinLists,
+  replaceAddresses,
+  replaceMemberships,
+  uniqueOrThrow,
+  visibleListIds,
+} from './contact-arrays.ts';
 import { partsOf, present, viewFor } from './contact-view.ts';
 import { resolveCustomValues } from './custom-field-keys.ts';
 import { translateUniqueViolation } from './write-conflict.ts';
@@ -94,17 +99,7 @@ async function createNewContact(
   await assertAddressesFree(db, account, addresses);
 
   const listNames = uniqueOrThrow(input.lists, 'lists');
-  const found = new Map(
-    (await findListsByNames(db, account.id, listNames)).map((list) => [list.name, list.id]),
-  );
-  // A list hidden from a list-limited key is as unknown as a missing one (spec §2.6, SECURITY.md 33).
-  const unknownLists = listNames.filter(
-    (name) => !found.has(name) || !isListVisible(principal, name),
-  );
-  if (unknownLists.length > 0)
-    throw badRequest(
-      `Unknown list${unknownLists.length > 1 ? 's' : ''}: ${unknownLists.join(', ')}`,
-    );
+  const listIds = await visibleListIds(db, account, principal, listNames);
 
   const fields = await findFieldsByAccount(db, account.id);
   const values = resolveCustomValues(fields, input.custom, metadataLimit(principal), input.ignored);
@@ -121,31 +116,8 @@ async function createNewContact(
       ...names,
       created: new Date().toISOString(),
     });
-    await insertEmails(
-      db,
-      addresses.map((email) => ({
-        account_id: account.id,
-        contact_id: row.id,
-        email,
-        email_key: emailKey(email),
-      })),
-    );
-    await insertMemberships(
-      db,
-      // In the order the request names them, so the contact's `lists` reads back the same way.
-      listNames.map((name) => ({
-        account_id: account.id,
-        contact_id: row.id,
-        list_id: found.get(name) as number,
-        digest: null,
-      })),
-    );
-    await welcomeNewMember(
-      db,
-      account,
-      row.id,
-      listNames.map((name) => found.get(name) as number),
-    );
+    await addAddresses(db, account, row.id, addresses);
+    await joinLists(db, account, row.id, listIds);
     await writeValues(db, row.id, values);
     const [contact] = await present(
       db,
