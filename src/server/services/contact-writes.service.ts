@@ -80,6 +80,24 @@ interface NewContact {
   ignored: string[];
 }
 
+/** What a POST creates, or a PUT to a ccid that does not exist yet (spec §4.1 rule 1). */
+function newContact(
+  body: ContactUpdate & Pick<ContactCreate, 'emails'>,
+  ccid: string | null,
+  ignored: string[],
+): NewContact {
+  return {
+    ccid,
+    firstname: body.firstname,
+    surname: body.surname,
+    notes: body.notes,
+    emails: body.emails,
+    lists: body.lists ?? [],
+    custom: customEntries(body),
+    ignored,
+  };
+}
+
 async function createNewContact(
   db: Kysely<Database>,
   account: AccountRow,
@@ -143,16 +161,7 @@ export function createContact(
   body: ContactCreate,
   ignored: string[] = [],
 ): Promise<Contact> {
-  return createNewContact(db, account, principal, {
-    ccid: body.ccid ?? null,
-    firstname: body.firstname,
-    surname: body.surname,
-    notes: body.notes,
-    emails: body.emails,
-    lists: body.lists ?? [],
-    custom: customEntries(body),
-    ignored,
-  });
+  return createNewContact(db, account, principal, newContact(body, body.ccid ?? null, ignored));
 }
 
 /**
@@ -179,16 +188,12 @@ export async function updateContact(
       // Spec §4.1 rule 1.
       throw badRequest(`emails: is required: this PUT creates contact ${ref}`);
     }
-    return createNewContact(db, account, principal, {
-      ccid: ref,
-      firstname: body.firstname,
-      surname: body.surname,
-      notes: body.notes,
-      emails: body.emails,
-      lists: body.lists ?? [],
-      custom: customEntries(body),
-      ignored,
-    });
+    return createNewContact(
+      db,
+      account,
+      principal,
+      newContact({ ...body, emails: body.emails }, ref, ignored),
+    );
   }
 
   await assertContactManageable(db, principal, row.id);
