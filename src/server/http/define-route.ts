@@ -18,6 +18,7 @@ import { requestedAccountId, resolveAccount } from './account-choice.ts';
 import { assertWithinContract, sendAnswer } from './answer.ts';
 import type { AppDeps } from './app-deps.ts';
 import { assertAllowed } from './authorize.ts';
+import { writeTransaction } from '../services/contact-documents.service.ts';
 import { runCharged } from './charged-run.ts';
 import { NO_FIELDS, bodyOf, bodyParser, formParser } from './field-parsers.ts';
 import { HttpError } from './http-error.ts';
@@ -132,7 +133,8 @@ export function defineRoute<K extends OperationName>(
         isWrite,
         async () => {
           if (!isWrite) return handler(context(deps.db));
-          const written = await deps.db.transaction().execute((trx) => handler(context(trx)));
+          // The unit of work stores the documents of the contacts the write changed.
+          const written = await writeTransaction(deps.db, (trx) => handler(context(trx)));
           // Committed: the next request, in this process, sees a revoked key or a changed account.
           if (invalidatesAuth) deps.authCache.forget();
           return written;

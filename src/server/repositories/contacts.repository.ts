@@ -3,6 +3,7 @@ import { dialectOf } from '../db/dialect.ts';
 import { byId, jsonArrayOf, parseJsonRows, type JsonRows } from '../db/json-rows.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { ContactsTable, Database } from '../db/schema.ts';
+import { noteChangedContacts } from './changed-contacts.ts';
 import type { ContactValueRow, CustomFieldRow } from './custom-fields.repository.ts';
 import type { EmailRow } from './emails.repository.ts';
 import type { MembershipWithListRow } from './memberships.repository.ts';
@@ -298,11 +299,13 @@ export async function findContactByRef(
   return id === null ? undefined : findContactById(db, account.id, id);
 }
 
-export function insertContact(
+export async function insertContact(
   db: Kysely<Database>,
   values: Insertable<ContactsTable>,
 ): Promise<ContactRow> {
-  return db.insertInto('contacts').values(values).returningAll().executeTakeFirstOrThrow();
+  const row = await db.insertInto('contacts').values(values).returningAll().executeTakeFirstOrThrow();
+  noteChangedContacts(db, [row.id]);
+  return row;
 }
 
 export async function updateContact(
@@ -311,6 +314,8 @@ export async function updateContact(
   id: number,
   patch: Updateable<ContactsTable>,
 ): Promise<void> {
+  // A write that names the contact renders its document even when nothing else changed.
+  noteChangedContacts(db, [id]);
   if (Object.keys(patch).length === 0) return;
   await db
     .updateTable('contacts')

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ContactValuesTable, CustomFieldsTable, Database } from '../db/schema.ts';
+import { noteChangedContacts } from './changed-contacts.ts';
 
 export type CustomFieldRow = Selectable<CustomFieldsTable>;
 export type ContactValueRow = Selectable<ContactValuesTable>;
@@ -30,6 +31,7 @@ export async function writeValues(
   contactId: number,
   values: ReadonlyMap<number, string>,
 ): Promise<void> {
+  if (values.size > 0) noteChangedContacts(db, [contactId]);
   const cleared = [...values].filter(([, value]) => value === '').map(([fieldId]) => fieldId);
   const set = [...values]
     .filter(([, value]) => value !== '')

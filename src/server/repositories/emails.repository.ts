@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, EmailsTable } from '../db/schema.ts';
 import { insertInBatches } from './batches.ts';
+import { noteChangedContacts } from './changed-contacts.ts';
 
 export type EmailRow = Selectable<EmailsTable>;
 /** An address with its contact's ccid, which stands for the contact on ccid-enabled accounts. */
@@ -54,7 +55,9 @@ export async function insertEmails(
   db: Kysely<Database>,
   values: Insertable<EmailsTable>[],
 ): Promise<EmailRow[]> {
-  return insertInBatches(values, (batch) => db.insertInto('emails').values(batch).returningAll().execute());
+  const rows = await insertInBatches(values, (batch) => db.insertInto('emails').values(batch).returningAll().execute());
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
+  return rows;
 }
 
 export async function updateEmail(
@@ -64,12 +67,14 @@ export async function updateEmail(
   patch: Updateable<EmailsTable>,
 ): Promise<void> {
   if (Object.keys(patch).length === 0) return;
-  await db
+  const rows = await db
     .updateTable('emails')
     .set(patch)
     .where('account_id', '=', accountId)
     .where('id', '=', id)
+    .returning('contact_id')
     .execute();
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }
 
 export async function deleteEmail(
@@ -77,7 +82,13 @@ export async function deleteEmail(
   accountId: number,
   id: number,
 ): Promise<void> {
-  await db.deleteFrom('emails').where('account_id', '=', accountId).where('id', '=', id).execute();
+  const rows = await db
+    .deleteFrom('emails')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning('contact_id')
+    .execute();
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }
 
 export async function countEmailsOfContact(
@@ -99,9 +110,11 @@ export async function deleteEmailsByIds(
   ids: readonly number[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  await db
+  const rows = await db
     .deleteFrom('emails')
     .where('account_id', '=', accountId)
     .where('id', 'in', ids)
+    .returning('contact_id')
     .execute();
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MembershipsTable } from '../db/schema.ts';
 import { insertInBatches } from './batches.ts';
+import { noteChangedContacts } from './changed-contacts.ts';
 
 export type MembershipRow = Selectable<MembershipsTable>;
 /** A membership with its list's name (spec §2.3 `list`). */
@@ -65,9 +66,11 @@ export async function insertMemberships(
   db: Kysely<Database>,
   values: { account_id: number; contact_id: number; list_id: number; digest: number | null }[],
 ): Promise<MembershipRow[]> {
-  return insertInBatches(values, (batch) =>
+  const rows = await insertInBatches(values, (batch) =>
     db.insertInto('memberships').values(batch).returningAll().execute(),
   );
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
+  return rows;
 }
 
 export async function updateMembershipDigest(
@@ -76,12 +79,14 @@ export async function updateMembershipDigest(
   id: number,
   digest: number | null,
 ): Promise<void> {
-  await db
+  const rows = await db
     .updateTable('memberships')
     .set({ digest })
     .where('account_id', '=', accountId)
     .where('id', '=', id)
+    .returning('contact_id')
     .execute();
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }
 
 export async function deleteMembership(
@@ -89,11 +94,13 @@ export async function deleteMembership(
   accountId: number,
   id: number,
 ): Promise<void> {
-  await db
+  const rows = await db
     .deleteFrom('memberships')
     .where('account_id', '=', accountId)
     .where('id', '=', id)
+    .returning('contact_id')
     .execute();
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }
 
 /** The names of the lists a contact belongs to. */
@@ -117,9 +124,11 @@ export async function deleteMembershipsByIds(
   ids: readonly number[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  await db
+  const rows = await db
     .deleteFrom('memberships')
     .where('account_id', '=', accountId)
     .where('id', 'in', ids)
+    .returning('contact_id')
     .execute();
+  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }

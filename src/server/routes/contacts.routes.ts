@@ -2,13 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../http/app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { requireAccount } from './route-support.ts';
-import {
-  createContact,
-  deleteContact,
-  getContact,
-  listContacts,
-  updateContact,
-} from '../services/contacts.service.ts';
+import { createContact, deleteContact, updateContact } from '../services/contact-writes.service.ts';
+import { getContact, listContacts } from '../services/contacts.service.ts';
 
 /** Spec §4.1: the contacts endpoints. `:id` is the service id, or the ccid on a ccid-enabled account. */
 export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): void {

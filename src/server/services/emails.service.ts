@@ -21,14 +21,10 @@ import {
   updateEmail as updateEmailRow,
   type EmailWithContactRow,
 } from '../repositories/emails.repository.ts';
-import {
-  assertAddressesAllowed,
-  assertAddressesFree,
-  assertContactManageable,
-  contactRef,
-  refreshContactDocument,
-  translateUniqueViolation,
-} from './contacts.service.ts';
+import { assertContactManageable } from './contact-access.ts';
+import { assertAddressesAllowed, assertAddressesFree } from './contact-address-rules.ts';
+import { contactRef } from './contact-ref.ts';
+import { translateUniqueViolation } from './write-conflict.ts';
 
 /** Spec §4.2: `:id` is a service email identifier, or (with an `@`) the URL-encoded address. */
 async function findEmail(
@@ -85,7 +81,6 @@ export async function createEmail(
         ceid: body.ceid ?? null,
       },
     ]);
-    await refreshContactDocument(db, account, contact.id);
     return present(account, { ...(row as EmailWithContactRow), contact_ccid: contact.ccid });
   } catch (error) {
     throw translateUniqueViolation(error);
@@ -114,7 +109,6 @@ export async function updateEmail(
   if (body.ceid !== undefined) patch.ceid = body.ceid;
   try {
     await updateEmailRow(db, account.id, row.id, patch);
-    await refreshContactDocument(db, account, row.contact_id);
   } catch (error) {
     throw translateUniqueViolation(error);
   }
@@ -137,5 +131,4 @@ export async function deleteEmail(
     return;
   }
   await deleteEmailRow(db, account.id, row.id);
-  await refreshContactDocument(db, account, row.contact_id);
 }

@@ -31,7 +31,7 @@ import {
   updateListRow,
 } from '../repositories/lists.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { contactRef } from './contacts.service.ts';
+import { contactRef } from './contact-ref.ts';
 import { assertRunnablePatterns } from './saved-patterns.ts';
 
 /** Spec §2.4: the list settings that hold regular expressions (SECURITY.md 31). */

@@ -20,12 +20,9 @@ import {
   updateMembershipDigest,
   type MembershipDetailRow,
 } from '../repositories/memberships.repository.ts';
-import {
-  isListVisible,
-  contactRef,
-  refreshContactDocument,
-  translateUniqueViolation,
-} from './contacts.service.ts';
+import { isListVisible } from './contact-access.ts';
+import { contactRef } from './contact-ref.ts';
+import { translateUniqueViolation } from './write-conflict.ts';
 
 /**
  * A membership of the account. One on a list outside the key's limit_lists is invisible to it
@@ -82,7 +79,6 @@ export async function createMembership(
         digest: digestToRow(body.digest ?? null),
       },
     ]);
-    await refreshContactDocument(db, account, contact.id);
     await welcomeNewMember(db, account, contact.id, [list.id]);
     return present(account, {
       ...(row as MembershipDetailRow),
@@ -109,7 +105,6 @@ export async function updateMembership(
   if (body.digest === undefined) return present(account, row);
   const digest = digestToRow(body.digest);
   await updateMembershipDigest(db, account.id, row.id, digest);
-  await refreshContactDocument(db, account, row.contact_id);
   return present(account, { ...row, digest });
 }
 
@@ -122,5 +117,4 @@ export async function deleteMembership(
 ): Promise<void> {
   const row = await findMembership(db, account, principal, idText);
   await deleteMembershipRow(db, account.id, row.id);
-  await refreshContactDocument(db, account, row.contact_id);
 }
