@@ -13,8 +13,10 @@ import type { Database } from '../db/schema.ts';
 /**
  * Spec §4.1 get many, as contact ids: one page of the contacts a query selects, and their count.
  * The search tables and their triggers are migration 2026-11-24T0100's; every statement here is
- * confined to the account by the index it reads (SQLite: the account's rowid range; PostgreSQL:
- * the account column of the trigram index), never by filtering another account's matches out.
+ * confined to the account by the index it reads. SQLite: the account's rowid range, never by
+ * filtering another account's matches out. PostgreSQL: by the cheaper of the trigram index and the
+ * account's own rows (migration 2026-11-25T0300), so that a search costs at most what its own
+ * account's contacts cost.
  */
 export interface ContactIdQuery {
   accountId: number;
