@@ -14,6 +14,7 @@ import { contactSearch } from './migrations/2026-11-24T0100-contact-search.ts';
 import { heldMessages } from './migrations/2026-11-25T0000-held-messages.ts';
 import { mailOutbox } from './migrations/2026-11-25T0100-mail-outbox.ts';
 import { outboxLease } from './migrations/2026-11-25T0200-outbox-lease.ts';
+import { contactSearchAccountIndex } from './migrations/2026-11-25T0300-contact-search-account-index.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -31,6 +32,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-25T0000-held-messages': heldMessages(dialect),
     '2026-11-25T0100-mail-outbox': mailOutbox(dialect),
     '2026-11-25T0200-outbox-lease': outboxLease,
+    '2026-11-25T0300-contact-search-account-index': contactSearchAccountIndex(dialect),
   };
 }
 
@@ -40,7 +42,12 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName)
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     // The cause's text is part of the message: whoever prints only `message` still sees why.
-    const cause = error instanceof Error ? `: ${error.message}` : error === undefined ? '' : `: ${JSON.stringify(error)}`;
+    const cause =
+      error instanceof Error
+        ? `: ${error.message}`
+        : error === undefined
+          ? ''
+          : `: ${JSON.stringify(error)}`;
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed${cause}`, { cause: error });
   }
 }

@@ -13,8 +13,10 @@ import type { Database } from '../db/schema.ts';
 /**
  * Spec §4.1 get many, as contact ids: one page of the contacts a query selects, and their count.
  * The search tables and their triggers are migration 2026-11-24T0100's; every statement here is
- * confined to the account by the index it reads (SQLite: the account's rowid range; PostgreSQL:
- * the account column of the trigram index), never by filtering another account's matches out.
+ * confined to the account by the index it reads. SQLite: the account's rowid range, never by
+ * filtering another account's matches out. PostgreSQL: by the cheaper of the trigram index and the
+ * account's own rows (migration 2026-11-25T0300), so that a search costs at most what its own
+ * account's contacts cost.
  */
 export interface ContactIdQuery {
   accountId: number;
@@ -92,21 +94,32 @@ const KEY_FACTOR = BigInt(SQLITE_KEY_FACTOR);
 /**
  * How much of a term the trigram index looks up: each 3 characters of a phrase are one more
  * doclist to walk (a 256-character `mail.exa…` took 254 ms over 50,000 contacts, its first 64
- * characters 76 ms). An address is looked up by its local part: its domain's trigrams (`exa`,
- * `.ne`…) are in nearly every contact (1.1 ms against 0.4 over 50,000). What was left out is then
- * compared whole on the few contacts found.
+ * characters 76 ms). What was left out is then compared whole on the few contacts found.
  */
 export const MAX_LOOKUP_CHARACTERS = 64;
 
-function lookedUp(term: string): string {
+/**
+ * How much of an address the indexes look up: the end of its local part and the `@`. Its domain's
+ * trigrams (`exa`, `.ne`…) are in nearly every contact, and every trigram of a long local part is
+ * one more posting list to read (`farah.chowdhury.199`: 17 of them), while the few characters
+ * before the `@` already narrow the contacts to a handful (`ury.199@`: 1 of 100,000).
+ */
+const ADDRESS_LOOKUP_CHARACTERS = 8;
+
+/** The part of a term that the trigram index looks up (both databases). */
+export function lookupPart(term: string): string {
   const at = term.indexOf('@');
-  const part = at >= 0 && indexable(term.slice(0, at)) ? term.slice(0, at) : term;
-  return [...part].slice(0, MAX_LOOKUP_CHARACTERS).join('');
+  if (at >= 0) {
+    const window = [...term.slice(0, at + 1)].slice(-ADDRESS_LOOKUP_CHARACTERS);
+    // `a@…`: too little before the `@` to look up; the whole term is then (cut to size).
+    if (window.length >= 4) return window.join('');
+  }
+  return [...term].slice(0, MAX_LOOKUP_CHARACTERS).join('');
 }
 
 /** An FTS5 query: every term as a phrase, which the trigram index matches as a substring. */
 function ftsQuery(terms: readonly string[]): string {
-  return terms.map((term) => `"${lookedUp(term).replaceAll('"', '""')}"`).join(' AND ');
+  return terms.map((term) => `"${lookupPart(term).replaceAll('"', '""')}"`).join(' AND ');
 }
 
 /**
@@ -254,7 +267,7 @@ function sqliteJob(db: Kysely<Database>, query: ContactIdQuery): PageJob {
   if (consumed !== 'long') for (const term of longTerms) conditions.push(textCondition(key, term));
   // The index looked up part of a term: the whole of it is compared here. (A list name is never
   // that long and holds no `@`: a term that matched one is looked up whole.)
-  for (const term of longTerms.filter((term) => lookedUp(term) !== term)) {
+  for (const term of longTerms.filter((term) => lookupPart(term) !== term)) {
     conditions.push(
       sql`exists (select 1 from contact_search s where s.key = ${key} and s.search_text glob ${globPattern(term)})`,
     );
@@ -317,19 +330,6 @@ function likePattern(term: string): string {
   return `%${escapeLike(term)}%`;
 }
 
-/**
- * What the trigram index looks up for a term: an address's local part rather than the whole
- * address (its domain's trigrams, `exa`, `xam`, `.ne`…, are in nearly every contact: reading their
- * index entries took 37 ms of CPU over 1M contacts, the local part's 7). The whole term is then
- * compared on each contact found.
- */
-function indexedPart(term: string): string {
-  const at = term.indexOf('@');
-  if (at < 0) return term;
-  const local = term.slice(0, at);
-  return [...local].length >= 3 ? local : term;
-}
-
 async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise<PageAnswer> {
   const a = query.accountId;
   const terms = query.terms.map((term, index) => ({ term, lists: query.termLists[index] ?? [] }));
@@ -339,7 +339,7 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
     sql`${contact} in (select contact_id from memberships where list_id = any(${[...lists]}::integer[]))`;
   const text = sql.ref('s.search_text');
   const textMatch = (term: string) => {
-    const part = indexedPart(term);
+    const part = lookupPart(term);
     // `|| ''` keeps the whole term out of the index condition: it is checked on each contact found.
     return part === term
       ? like(text, term)

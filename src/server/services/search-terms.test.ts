@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { globPattern } from '../repositories/contact-search.repository.ts';
+import {
+  globPattern,
+  lookupPart,
+  MAX_LOOKUP_CHARACTERS,
+} from '../repositories/contact-search.repository.ts';
 import { searchTerms } from './search-terms.ts';
 
 describe('searchTerms', () => {
@@ -22,5 +26,19 @@ describe('globPattern', () => {
     expect(globPattern('ém')).toBe('*[éÉ][mM]*');
     expect(globPattern('a*?[]')).toBe('*[aA][*][?][[]]*');
     expect(globPattern('7.')).toBe('*7.*');
+  });
+});
+
+describe('lookupPart', () => {
+  it('looks an address up by the end of its local part and the @', () => {
+    expect(lookupPart('farah.chowdhury.199@example.net')).toBe('ury.199@');
+    expect(lookupPart('ann@example.net')).toBe('ann@');
+    // Too little before the @ to narrow anything: the term itself.
+    expect(lookupPart('al@example.net')).toBe('al@example.net');
+  });
+
+  it('looks up at most the first characters of a long term', () => {
+    expect(lookupPart('torres')).toBe('torres');
+    expect(lookupPart('mail.exa'.repeat(32))).toHaveLength(MAX_LOOKUP_CHARACTERS);
   });
 });
