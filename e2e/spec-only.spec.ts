@@ -58,6 +58,57 @@ test('the server offers no extension, and the sign-in page offers the API key wi
   await expect(page.getByRole('status').filter({ hasText: '1 contact' })).toBeVisible();
 });
 
+test('contacts filtered by a list: read by the list’s ids, and the export holds its members only', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithContacts(server, 'bylist', ['Ada', 'Grace']);
+  const api = apiAs(server, account.key);
+  await api.lists.create({ name: 'club' });
+  for (const name of ['Alan', 'Barbara']) {
+    await api.contacts.create({
+      firstname: name,
+      surname: 'Member',
+      emails: [`${name.toLowerCase()}@${account.name}.example`],
+      lists: ['club'],
+    });
+  }
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.method() === 'GET' && url.pathname.startsWith('/api/2/contacts/')) {
+      reads.push(`${url.pathname}${url.search}`);
+    }
+  });
+  await signInWithKey(page, account.key, { path: '/contacts?list=club' });
+  await expect(page.getByRole('status').filter({ hasText: /on club/ })).toHaveText(
+    '2 contacts on club',
+  );
+  await expect(page.getByRole('table').getByRole('link')).toHaveText([
+    'Alan Member',
+    'Barbara Member',
+  ]);
+  // The `list` extension is tried once and refused; then each member is read by its id (§4.1).
+  expect(reads[0]).toBe('/api/2/contacts/?list=club&page=1&limit=25');
+  expect(reads.slice(1).every((read) => !read.includes('list='))).toBe(true);
+
+  // A server that ignores `list` must not widen an export to every contact.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export as CSV' }).click();
+  const text = Buffer.concat(
+    await (await (await download).createReadStream()).toArray(),
+  ).toString();
+  await expect(page.getByText('Exported 2 contacts.')).toBeVisible();
+  expect(text).toContain('Alan');
+  expect(text).not.toContain('Ada');
+
+  // With a search, the search runs across all contacts and the page keeps the members.
+  await page.getByLabel('Search contacts').fill('Barbara');
+  await expect(page.getByRole('status').filter({ hasText: /on club/ })).toHaveText(
+    '1 contact on club among 1 matching contacts',
+  );
+});
+
 test('list settings are read and saved', async ({ page, server }) => {
   const account = await accountWithList(server, 'settings');
   await signInWithKey(page, account.key, { path: '/lists/news' });

@@ -4,14 +4,14 @@ import { ErrorMessage } from '../../components/error-message.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { ParentLink } from '../../components/parent-link.tsx';
 import { TableSkeleton } from '../../components/skeleton.tsx';
-import { memberQueries } from '../../features/members/api/member-queries.ts';
 import { MembersBrowser } from '../../features/members/components/members-browser.tsx';
 import { useAccountId } from '../../lib/account-scope.ts';
+import { listQueries } from '../../lib/list-queries.ts';
 import { queryClient } from '../query-client.ts';
 
 export function loader({ params }: LoaderFunctionArgs) {
   void queryClient.prefetchQuery(
-    memberQueries.list(params.accountId ?? null, params.listName ?? ''),
+    listQueries.detail(params.accountId ?? null, params.listName ?? ''),
   );
   return null;
 }
@@ -19,7 +19,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 export function Component() {
   const accountId = useAccountId();
   const name = useParams().listName ?? '';
-  const list = useQuery(memberQueries.list(accountId, name));
+  const list = useQuery(listQueries.detail(accountId, name));
   return (
     <>
       <ParentLink label={`Settings of ${name}`} />

@@ -4,7 +4,7 @@ import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { findContacts, useAddMember, useCreateMember } from '../api/member-mutations.ts';
-import { membershipOf } from '../lib/member-paging.ts';
+import { membershipOf } from '../../../lib/list-member-pages.ts';
 
 function nameOf(contact: Contact): string {
   return [contact.firstname, contact.surname].filter(Boolean).join(' ');

@@ -13,9 +13,9 @@ import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { downloadText, toCsv } from '../../../lib/csv.ts';
 import { runJob, type Job } from '../../../lib/job-runner.ts';
 import { useJobState } from '../../../lib/use-job.ts';
-import { memberQueries, readAllMembers } from '../api/member-queries.ts';
+import { listMemberQueries, readAllMembers } from '../../../lib/list-member-queries.ts';
 import { membersToCsv } from '../lib/member-export.ts';
-import type { MembersPage } from '../lib/member-paging.ts';
+import type { MembersPage } from '../../../lib/list-member-pages.ts';
 import {
   MEMBER_PAGE_SIZES,
   readMembersSearch,
@@ -35,7 +35,7 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
   const [params, setParams] = useSearchParams();
   const state = readMembersSearch(params);
   const members = useQuery({
-    ...memberQueries.page(accountId, list, state),
+    ...listMemberQueries.page(accountId, list, state),
     placeholderData: keepPreviousData,
   });
   const update = (change: Partial<MembersSearch>) =>
@@ -197,7 +197,9 @@ function BulkRemove({
         onClose={() => setAsking(false)}
         onConfirm={() => {
           setAsking(false);
-          const started = runJob(selected, (row) => apiFor(accountId).membership.delete(row.membership.id));
+          const started = runJob(selected, (row) =>
+            apiFor(accountId).membership.delete(row.membership.id),
+          );
           void started.finished.then(async () => {
             onFinished();
             await queryClient.invalidateQueries({ queryKey: [accountId, 'lists'] });

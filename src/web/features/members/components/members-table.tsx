@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import { useMemberDigest, useRemoveMember } from '../api/member-mutations.ts';
-import type { MembersPage } from '../lib/member-paging.ts';
+import type { MembersPage } from '../../../lib/list-member-pages.ts';
 
 type Row = MembersPage['rows'][number];
 

@@ -1,14 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
-import { PAGE_LIMITS } from '../../../../api/constants.ts';
-import type { List } from '../../../../api/schemas/list.ts';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import { PAGE_LIMITS } from '../../api/constants.ts';
+import type { List } from '../../api/schemas/list.ts';
+
+/** What reading members needs of a list: its name and its members' ids (spec §2.4). */
+type ListMembers = Pick<List, 'name' | 'contacts'>;
+import { apiFor, type AccountId } from './api-client.ts';
 import {
   fetchAllMembers,
   fetchMembersPage,
   idsOfPage,
   type MemberSource,
   type MembersQuery,
-} from '../lib/member-paging.ts';
+} from './list-member-pages.ts';
 
 function sourceFor(accountId: AccountId): MemberSource {
   const api = apiFor(accountId);
@@ -21,17 +24,11 @@ function sourceFor(accountId: AccountId): MemberSource {
 const supportKey = (accountId: AccountId) => accountId ?? '';
 
 /**
- * A list's members. Keys sit under `[accountId, 'contacts']` and `[accountId, 'lists']` as the
- * other features' do, so any contact or membership change anywhere refreshes them.
+ * A list's members, for the members page and the contacts page filtered by a list. Keys sit under
+ * `[accountId, 'contacts']` so any contact or membership change anywhere refreshes them.
  */
-export const memberQueries = {
-  /** The list (spec §4.4), under the key the lists feature uses for it. */
-  list: (accountId: AccountId, name: string) =>
-    queryOptions({
-      queryKey: [accountId, 'lists', 'detail', name] as const,
-      queryFn: ({ signal }) => apiFor(accountId).call('lists.get', { params: { name }, signal }),
-    }),
-  page: (accountId: AccountId, list: List, query: MembersQuery) =>
+export const listMemberQueries = {
+  page: (accountId: AccountId, list: ListMembers, query: MembersQuery) =>
     // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the list is in the key by its name, size and this page's ids: what the read depends on
     queryOptions({
       // The page's ids are in the key: paging by ids reads other contacts once the list changed.
@@ -49,13 +46,21 @@ export const memberQueries = {
     }),
 };
 
-/** Every member, for the export (not cached: it is read when asked for). */
-export function readAllMembers(accountId: AccountId, list: List, signal?: AbortSignal) {
+/** Every member matching `filters` (exports, bulk work; not cached: read when asked for). */
+export function readAllMembers(
+  accountId: AccountId,
+  list: ListMembers,
+  signal?: AbortSignal,
+  filters?: Pick<MembersQuery, 'search' | 'email'>,
+  onProgress?: (rows: number, pages: number) => void,
+) {
   return fetchAllMembers(
     sourceFor(accountId),
     supportKey(accountId),
     list,
     PAGE_LIMITS.contacts.max,
     signal,
+    filters,
+    onProgress,
   );
 }
