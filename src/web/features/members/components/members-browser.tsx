@@ -12,6 +12,7 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { downloadText, toCsv } from '../../../lib/csv.ts';
 import { runJob, type Job } from '../../../lib/job-runner.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { useJobState } from '../../../lib/use-job.ts';
 import { listMemberQueries, readAllMembers } from '../../../lib/list-member-queries.ts';
 import { membersToCsv } from '../lib/member-export.ts';
@@ -55,9 +56,10 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
     });
 
   const page = members.data;
+  const { may } = usePermissions();
   return (
     <div className="stack members-page">
-      <AddMember accountId={accountId} list={list.name} />
+      {may('membership.create') && <AddMember accountId={accountId} list={list.name} />}
       <section className="stack" aria-labelledby={`${searchId}-h`}>
         <h2 id={`${searchId}-h`}>
           {list.contacts.length === 1 ? '1 member' : `${list.contacts.length} members`}
