@@ -41,10 +41,19 @@ export const listMemberQueries = {
         list.contacts.length,
         idsOfPage(list.contacts, query.page, query.limit).join(','),
       ] as const,
-      queryFn: ({ signal }) =>
-        fetchMembersPage(sourceFor(accountId), supportKey(accountId), list, query, signal),
+      queryFn: ({ signal }) => readMembersPage(accountId, list, query, signal),
     }),
 };
+
+/** One page of the list's members, by the cheapest way the server offers (list-member-pages.ts). */
+export function readMembersPage(
+  accountId: AccountId,
+  list: ListMembers,
+  query: MembersQuery,
+  signal?: AbortSignal,
+) {
+  return fetchMembersPage(sourceFor(accountId), supportKey(accountId), list, query, signal);
+}
 
 /** Every member matching `filters` (exports, bulk work; not cached: read when asked for). */
 export function readAllMembers(
