@@ -1,38 +1,16 @@
-import type { Page } from '@playwright/test';
-import { accountWithContacts, apiAs, expect, signInWithKey, test } from './fixtures/dashboard.ts';
+import {
+  accountWithClub,
+  expect,
+  signInWithKey,
+  test,
+  watchContactReads,
+} from './fixtures/dashboard.ts';
 import { expectPhoneFit, PHONE } from './fixtures/phone.ts';
 
 /**
  * Issue 17 item 1: the contacts page filters by list, kept in the URL, with the reference
  * server's `list` extension (one request a page). The spec-only way is in spec-only.spec.ts.
  */
-
-/** The GET /contacts/ reads the page makes, path and query. */
-function watchContactReads(page: Page) {
-  const reads: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (request.method() === 'GET' && /\/api\/2\/contacts\//.test(url.pathname)) {
-      reads.push(`${url.pathname}${url.search}`);
-    }
-  });
-  return reads;
-}
-
-async function accountWithClub(server: Parameters<typeof accountWithContacts>[0]) {
-  const account = await accountWithContacts(server, 'bylist', ['Ada', 'Grace']);
-  const api = apiAs(server, account.key);
-  await api.lists.create({ name: 'club' });
-  for (const name of ['Alan', 'Barbara', 'Edsger']) {
-    await api.contacts.create({
-      firstname: name,
-      surname: 'Member',
-      emails: [`${name.toLowerCase()}@${account.name}.example`],
-      lists: ['club'],
-    });
-  }
-  return account;
-}
 
 test.describe('at 1440×900', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
@@ -41,7 +19,7 @@ test.describe('at 1440×900', () => {
     page,
     server,
   }) => {
-    const account = await accountWithClub(server);
+    const account = await accountWithClub(server, 'bylist', ['Alan', 'Barbara', 'Edsger']);
     await signInWithKey(page, account.key, { path: '/contacts' });
     const summary = page.getByRole('status').filter({ hasText: /^\d+ contacts?\b/ });
     await expect(summary).toHaveText('5 contacts');
@@ -86,7 +64,7 @@ test.describe('at 390×844', () => {
   test.use({ viewport: PHONE });
 
   test('the list filter fits a phone and filters the same way', async ({ page, server }) => {
-    const account = await accountWithClub(server);
+    const account = await accountWithClub(server, 'bylist', ['Alan', 'Barbara', 'Edsger']);
     await signInWithKey(page, account.key, { path: '/contacts?list=club' });
     await expect(page.getByLabel('On the list')).toHaveValue('club');
     await expect(page.getByRole('status').filter({ hasText: /contacts? on club/ })).toHaveText(

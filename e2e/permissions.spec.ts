@@ -1,8 +1,8 @@
 import {
-  apiAs,
+  accountWithClub,
   createAccount,
-  createKey,
   expect,
+  keyWith,
   signInWithKey,
   test,
   uniqueName,
@@ -20,18 +20,7 @@ test('a moderator key sees only what it may use, and the header names it and its
   server,
 }) => {
   const account = await createAccount(server, uniqueName('perm'));
-  const { key } = (await server.cli([
-    'key',
-    'create',
-    '--account',
-    account.name,
-    '--permission',
-    'approval',
-    '--permission',
-    'messages',
-    '--description',
-    'Moderation desk',
-  ])) as { key: string };
+  const key = await keyWith(server, account.name, ['approval', 'messages'], 'Moderation desk');
 
   await signInWithKey(page, key, { keep: true });
   // Lands on the first page it may open: the held queue, a moderator's daily work, not Contacts.
@@ -87,31 +76,14 @@ test('a membership key manages members but creates no contact, and sees list set
   page,
   server,
 }) => {
-  const account = await createAccount(server, uniqueName('memb'));
-  const admin = apiAs(server, (await createKey(server, { account: account.name })).key);
-  await admin.lists.create({ name: 'club' });
-  await admin.contacts.create({
-    firstname: 'Ada',
-    surname: 'Member',
-    emails: [`ada@${account.name}.example`],
-    lists: ['club'],
-  });
-  const { key } = (await server.cli([
-    'key',
-    'create',
-    '--account',
-    account.name,
-    '--permission',
-    'membership',
-    '--description',
-    'Member desk',
-  ])) as { key: string };
+  const account = await accountWithClub(server, 'memb', ['Ann']);
+  const key = await keyWith(server, account.name, ['membership'], 'Member desk');
 
   await signInWithKey(page, key, { keep: true, path: '/lists/club/members' });
   await expect(page.getByRole('heading', { level: 1, name: 'Members of club' })).toBeVisible();
   // `membership` adds, removes and changes memberships (spec §2.6)…
-  await expect(page.getByRole('button', { name: 'Remove Ada Member from club' })).toBeVisible();
-  await expect(page.getByLabel('Digest for Ada Member (saved at once)')).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Remove Ann Member from club' })).toBeVisible();
+  await expect(page.getByLabel('Digest for Ann Member (saved at once)')).toBeEnabled();
   // …but a new address would need a new contact, which only `contact` may create.
   const fresh = `new@${account.name}.example`;
   await page.getByLabel('Name or address').fill(fresh);
@@ -133,17 +105,8 @@ test('a moderator key opens no members page and sees no member actions', async (
   page,
   server,
 }) => {
-  const account = await createAccount(server, uniqueName('modm'));
-  const admin = apiAs(server, (await createKey(server, { account: account.name })).key);
-  await admin.lists.create({ name: 'club' });
-  const { key } = (await server.cli([
-    'key',
-    'create',
-    '--account',
-    account.name,
-    '--permission',
-    'approval',
-  ])) as { key: string };
+  const account = await accountWithClub(server, 'modm', []);
+  const key = await keyWith(server, account.name, ['approval']);
   await signInWithKey(page, key, { keep: true, path: '/lists/club/members' });
   await expect(page.getByRole('alert')).toContainText('contact or membership permission');
   await expect(page.getByLabel('Name or address')).toHaveCount(0);

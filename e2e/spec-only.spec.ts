@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../src/api/errors.ts';
 import {
+  accountWithClub,
   accountWithContacts,
   apiAs,
   createAccount,
@@ -8,6 +9,7 @@ import {
   signInWithKey,
   test,
   uniqueName,
+  watchContactReads,
 } from './fixtures/dashboard.ts';
 import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
 
@@ -62,24 +64,8 @@ test('contacts filtered by a list: read by the list’s ids, and the export hold
   page,
   server,
 }) => {
-  const account = await accountWithContacts(server, 'bylist', ['Ada', 'Grace']);
-  const api = apiAs(server, account.key);
-  await api.lists.create({ name: 'club' });
-  for (const name of ['Alan', 'Barbara']) {
-    await api.contacts.create({
-      firstname: name,
-      surname: 'Member',
-      emails: [`${name.toLowerCase()}@${account.name}.example`],
-      lists: ['club'],
-    });
-  }
-  const reads: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (request.method() === 'GET' && url.pathname.startsWith('/api/2/contacts/')) {
-      reads.push(`${url.pathname}${url.search}`);
-    }
-  });
+  const account = await accountWithClub(server, 'bylist', ['Alan', 'Barbara']);
+  const reads = watchContactReads(page);
   await signInWithKey(page, account.key, { path: '/contacts?list=club' });
   await expect(page.getByRole('status').filter({ hasText: /on club/ })).toHaveText(
     '2 contacts on club',
