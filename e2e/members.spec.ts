@@ -1,21 +1,15 @@
-import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
-import { accountWithContacts, apiAs, expect, signInWithKey, test } from './fixtures/dashboard.ts';
+import {
+  accountWithContacts,
+  apiAs,
+  expect,
+  signInWithKey,
+  test,
+  watchContactReads,
+} from './fixtures/dashboard.ts';
 import { expectNoAxeViolations } from './fixtures/axe.ts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-/** The contacts reads the page makes: the collection (with its query) or one contact by id. */
-function watchContactReads(page: Page) {
-  const reads: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (request.method() === 'GET' && /\/api\/2\/contacts\//.test(url.pathname)) {
-      reads.push(`${url.pathname}${url.search}`);
-    }
-  });
-  return reads;
-}
 
 test('a list’s members: pages, search, add, digest, remove, bulk remove, export', async ({
   page,
@@ -27,7 +21,8 @@ test('a list’s members: pages, search, add, digest, remove, bulk remove, expor
   const domain = `${account.name}.example`;
   for (let i = 1; i <= 30; i++) {
     await api.contacts.create({
-      firstname: i === 1 ? '=HYPERLINK("http://evil.example")' : `Member${String(i).padStart(2, '0')}`,
+      firstname:
+        i === 1 ? '=HYPERLINK("http://evil.example")' : `Member${String(i).padStart(2, '0')}`,
       surname: 'Club',
       emails: [`m${i}@${domain}`],
       lists: ['club'],
@@ -120,7 +115,9 @@ test('a list’s members: pages, search, add, digest, remove, bulk remove, expor
   await expect(page.getByText('Exported 29 members.')).toBeVisible();
   expect(rows[0]).toEqual(['id', 'firstname', 'surname', 'emails', 'digest']);
   expect(rows).toHaveLength(30);
-  expect(rows.find((row) => row[3] === `m1@${domain}`)?.[1]).toBe('\'=HYPERLINK("http://evil.example")');
+  expect(rows.find((row) => row[3] === `m1@${domain}`)?.[1]).toBe(
+    '\'=HYPERLINK("http://evil.example")',
+  );
   expect(rows.find((row) => row[3] === `m2@${domain}`)?.[4]).toBe('digest');
   expect(new Set(rows.slice(1).map((row) => row[0]))).toEqual(
     new Set((await api.lists.get('club')).contacts.map(String)),

@@ -1,4 +1,12 @@
-import { createAccount, expect, signInWithKey, test, uniqueName } from './fixtures/dashboard.ts';
+import {
+  accountWithClub,
+  createAccount,
+  expect,
+  keyWith,
+  signInWithKey,
+  test,
+  uniqueName,
+} from './fixtures/dashboard.ts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -12,18 +20,7 @@ test('a moderator key sees only what it may use, and the header names it and its
   server,
 }) => {
   const account = await createAccount(server, uniqueName('perm'));
-  const { key } = (await server.cli([
-    'key',
-    'create',
-    '--account',
-    account.name,
-    '--permission',
-    'approval',
-    '--permission',
-    'messages',
-    '--description',
-    'Moderation desk',
-  ])) as { key: string };
+  const key = await keyWith(server, account.name, ['approval', 'messages'], 'Moderation desk');
 
   await signInWithKey(page, key, { keep: true });
   // Lands on the first page it may open: the held queue, a moderator's daily work, not Contacts.
@@ -73,4 +70,51 @@ test('a superadmin key lands on Contacts with every page and action', async ({ p
     await expect(nav.getByRole('link', { name })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New contact' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Import CSV' })).toBeVisible();
+});
+
+test('a membership key manages members but creates no contact, and sees list settings read-only', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithClub(server, 'memb', ['Ann']);
+  const key = await keyWith(server, account.name, ['membership'], 'Member desk');
+
+  await signInWithKey(page, key, { keep: true, path: '/lists/club/members' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Members of club' })).toBeVisible();
+  // `membership` adds, removes and changes memberships (spec §2.6)…
+  await expect(page.getByRole('button', { name: 'Remove Ann Member from club' })).toBeVisible();
+  await expect(page.getByLabel('Digest for Ann Member (saved at once)')).toBeEnabled();
+  // …but a new address would need a new contact, which only `contact` may create.
+  const fresh = `new@${account.name}.example`;
+  await page.getByLabel('Name or address').fill(fresh);
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByText(`No contact matches “${fresh}”.`)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Create a contact for/ })).toHaveCount(0);
+
+  // The list's settings: shown, every control disabled, nothing to save.
+  await page.goto('/lists/club');
+  const general = page.getByRole('region', { name: 'General', exact: true });
+  await expect(general.getByLabel('Description')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Review and save' })).toHaveCount(0);
+  await expect(
+    page.getByText('changing them needs the list or list_settings permission'),
+  ).toBeVisible();
+});
+
+test('a moderator key opens no members page and sees no member actions', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithClub(server, 'modm', []);
+  const key = await keyWith(server, account.name, ['approval']);
+  await signInWithKey(page, key, { keep: true, path: '/lists/club/members' });
+  await expect(page.getByRole('alert')).toContainText('contact or membership permission');
+  await expect(page.getByLabel('Name or address')).toHaveCount(0);
+  await page.goto('/lists/club');
+  await expect(page.getByRole('heading', { level: 1, name: 'List club' })).toBeVisible();
+  // The settings load (the section links show), without the way to the members.
+  await expect(page.getByRole('link', { name: 'Members', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^(Manage the members|Add members)$/ })).toHaveCount(
+    0,
+  );
 });

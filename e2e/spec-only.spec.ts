@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../src/api/errors.ts';
 import {
+  accountWithClub,
   accountWithContacts,
   apiAs,
   createAccount,
@@ -8,6 +9,7 @@ import {
   signInWithKey,
   test,
   uniqueName,
+  watchContactReads,
 } from './fixtures/dashboard.ts';
 import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
 
@@ -56,6 +58,41 @@ test('the server offers no extension, and the sign-in page offers the API key wi
   await page.getByRole('link', { name: 'All contacts' }).click();
   await page.getByLabel('Search contacts').fill('carla');
   await expect(page.getByRole('status').filter({ hasText: '1 contact' })).toBeVisible();
+});
+
+test('contacts filtered by a list: read by the list’s ids, and the export holds its members only', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithClub(server, 'bylist', ['Alan', 'Barbara']);
+  const reads = watchContactReads(page);
+  await signInWithKey(page, account.key, { path: '/contacts?list=club' });
+  await expect(page.getByRole('status').filter({ hasText: /on club/ })).toHaveText(
+    '2 contacts on club',
+  );
+  await expect(page.getByRole('table').getByRole('link')).toHaveText([
+    'Alan Member',
+    'Barbara Member',
+  ]);
+  // The `list` extension is tried once and refused; then each member is read by its id (§4.1).
+  expect(reads[0]).toBe('/api/2/contacts/?list=club&page=1&limit=25');
+  expect(reads.slice(1).every((read) => !read.includes('list='))).toBe(true);
+
+  // A server that ignores `list` must not widen an export to every contact.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export as CSV' }).click();
+  const text = Buffer.concat(
+    await (await (await download).createReadStream()).toArray(),
+  ).toString();
+  await expect(page.getByText('Exported 2 contacts.')).toBeVisible();
+  expect(text).toContain('Alan');
+  expect(text).not.toContain('Ada');
+
+  // With a search, the search runs across all contacts and the page keeps the members.
+  await page.getByLabel('Search contacts').fill('Barbara');
+  await expect(page.getByRole('status').filter({ hasText: /on club/ })).toHaveText(
+    '1 contact on club among 1 matching contacts',
+  );
 });
 
 test('list settings are read and saved', async ({ page, server }) => {

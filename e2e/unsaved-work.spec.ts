@@ -1,4 +1,11 @@
-import { accountWithContacts, apiAs, expect, signInWithKey, test } from './fixtures/dashboard.ts';
+import {
+  accountWithContacts,
+  apiAs,
+  createKey,
+  expect,
+  signInWithKey,
+  test,
+} from './fixtures/dashboard.ts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -81,4 +88,37 @@ test('typed work asks before it is left behind, and instant saves confirm each s
   await page.getByRole('button', { name: 'New administrator' }).click();
   await page.keyboard.press('Escape');
   await expect(create).toBeHidden();
+});
+
+test('the account dialogs ask before Escape drops what was typed; untouched, they close at once', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithContacts(server, 'dialogs', ['Ola']);
+  const { key } = await createKey(server, 'global');
+  await signInWithKey(page, key, { path: '/accounts' });
+
+  await page.getByRole('button', { name: 'New account' }).click();
+  const create = page.getByRole('dialog', { name: 'New account' });
+  await create.getByLabel('Description').fill('Half typed');
+  await page.keyboard.press('Escape');
+  const discard = create.getByRole('alertdialog', { name: 'Discard the changes?' });
+  await discard.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(create.getByLabel('Description')).toHaveValue('Half typed');
+  await page.keyboard.press('Escape');
+  await discard.getByRole('button', { name: 'Discard the changes' }).click();
+  await expect(create).toBeHidden();
+
+  await page.getByLabel('Search accounts').fill(account.name);
+  await page.getByRole('button', { name: `Settings of ${account.name}` }).click();
+  const settings = page.getByRole('dialog', { name: `Settings of ${account.name}` });
+  await expect(settings.getByLabel('Time zone')).not.toHaveValue('');
+  await page.keyboard.press('Escape');
+  await expect(settings).toBeHidden();
+  await page.getByRole('button', { name: `Settings of ${account.name}` }).click();
+  await settings.getByLabel('Confirmation subject').fill('Please say yes');
+  await page.keyboard.press('Escape');
+  await expect(settings.getByRole('alertdialog', { name: 'Discard the changes?' })).toBeVisible();
+  await settings.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(settings.getByLabel('Confirmation subject')).toHaveValue('Please say yes');
 });

@@ -153,6 +153,14 @@ export const EXTENSION_FIELDS = {
 
 export type ExtensionField = keyof typeof EXTENSION_FIELDS;
 
+/**
+ * Query parameters the reference server takes beyond spec §4 (the reasons: CONTACT_QUERY_EXTENSIONS).
+ * With EXTENSIONS=off they are unknown parameters like any other, refused with 400.
+ */
+export const EXTENSION_QUERY_PARAMS: Partial<Record<OperationName, readonly string[]>> = {
+  'contacts.list': ['list'],
+};
+
 /** The extension fields of one operation's objects (none for most). */
 export function extensionFieldsOf(name: OperationName): ExtensionField[] {
   return (Object.keys(EXTENSION_FIELDS) as ExtensionField[]).filter((field) =>

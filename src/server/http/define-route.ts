@@ -5,6 +5,7 @@ import {
   ACCOUNT_ID_PARAM,
   EXTENSION,
   OPERATIONS,
+  EXTENSION_QUERY_PARAMS,
   extensionFieldsOf,
   type OperationName,
 } from '../../api/operations.ts';
@@ -27,7 +28,7 @@ import { JsonText } from './json-text.ts';
 import { readMultipart } from './multipart-body.ts';
 import type { HandlerResult, ParamsOf, RouteContext, RouteHandler } from './route-context.ts';
 import { API_HEADERS } from './security-headers.ts';
-import { fieldsSent, withoutFields, withoutSentFields } from './spec-only.ts';
+import { fieldsSent, querySchemaWithout, withoutFields, withoutSentFields } from './spec-only.ts';
 import { refuseTokenInUrl } from './token-in-url.ts';
 import { queryStringOf } from './url-parts.ts';
 
@@ -63,7 +64,13 @@ export function defineRoute<K extends OperationName>(
   const global = Boolean(ROUTE_PERMISSIONS[name].global);
   const isWrite = operation.method !== 'GET';
   const invalidatesAuth = isWrite && changesAuth(name);
-  const parseQuery = formParser('query' in operation ? operation.query : NO_FIELDS);
+  const querySchema = 'query' in operation ? operation.query : NO_FIELDS;
+  // With EXTENSIONS=off an extension query parameter is unknown, so refused (http/spec-only.ts).
+  const parseQuery = formParser(
+    deps.config.extensions
+      ? querySchema
+      : (querySchemaWithout(querySchema, EXTENSION_QUERY_PARAMS[name]) as typeof querySchema),
+  );
   const parseBodyFields = bodyParser('body' in operation ? operation.body : NO_FIELDS);
 
   /** Spec §4: GET and DELETE take no body; fields sent to them are ignored, as unknown ones are. */

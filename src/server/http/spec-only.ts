@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
 
 /**
@@ -5,12 +6,21 @@ import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
  * the flag where it is registered or emitted:
  * - operations marked `extension` in src/api/operations.ts are not registered (define-route.ts),
  *   so they answer the spec's 404;
+ * - the query parameters of EXTENSION_QUERY_PARAMS are unknown ones: refused with 400, as spec §4
+ *   lists the only parameters there are (querySchemaWithout below);
  * - the fields of EXTENSION_FIELDS (operations.ts) are left out of answers and, in bodies, treated
  *   as unknown fields are: ignored and named in X-Ignored-Fields (define-route.ts, helpers below);
  * - no `X-RateLimit-*` headers; a 429 keeps `Retry-After`, standard HTTP (define-route.ts);
  * - no CORS, no `/config.json`, no RFC 8414 metadata, no sign-out with an access token, and
  *   OAuth clients are confidential only (routes/oauth.routes.ts, cli.ts).
  */
+
+/** A query schema without the given parameters (a strict object stays strict: they are refused). */
+export function querySchemaWithout(schema: z.ZodType, params: readonly string[] = []): z.ZodType {
+  if (params.length === 0 || !(schema instanceof z.ZodObject)) return schema;
+  const mask: Record<string, true> = Object.fromEntries(params.map((param) => [param, true]));
+  return schema.omit(mask as never);
+}
 
 /** An answer without the given fields: an object, or each object of an array. */
 export function withoutFields<T>(result: T, fields: readonly string[]): T {
@@ -33,12 +43,19 @@ export function fieldsSent(source: BodySource | null, fields: readonly string[])
 }
 
 /** The body without the given fields, in the form it came in. */
-export function withoutSentFields(source: BodySource | null, fields: readonly string[]): BodySource | null {
+export function withoutSentFields(
+  source: BodySource | null,
+  fields: readonly string[],
+): BodySource | null {
   if (source === null) return null;
   if (source instanceof JsonBody)
-    return new JsonBody(Object.fromEntries(Object.entries(source.fields).filter(([name]) => !fields.includes(name))));
+    return new JsonBody(
+      Object.fromEntries(Object.entries(source.fields).filter(([name]) => !fields.includes(name))),
+    );
   if (source instanceof URLSearchParams || Symbol.iterator in source)
-    return [...(source as Iterable<readonly [string, string]>)].filter(([name]) => !fields.includes(name));
+    return [...(source as Iterable<readonly [string, string]>)].filter(
+      ([name]) => !fields.includes(name),
+    );
   return Object.fromEntries(Object.entries(source).filter(([name]) => !fields.includes(name)));
 }
 

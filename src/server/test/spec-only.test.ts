@@ -172,6 +172,16 @@ describeEachDialect('EXTENSIONS=off: exactly spec v2 (issue 15)', (dialect) => {
     expect(after).toEqual(before);
   });
 
+  it('refuses the `list` query extension of GET /contacts/ as an unknown parameter (400)', async () => {
+    const refused = await server.request('GET', urlOf('contacts.list'), {
+      query: { list: 'club' },
+    });
+    expect(refused.status, refused.body).toBe(400);
+    expect(isErrorShape(refused.json), refused.body).toBe(true);
+    const plain = await server.request('GET', urlOf('contacts.list'), { query: { limit: 1 } });
+    expect(plain.status, plain.body).toBe(200);
+  });
+
   it('marks each extension field on operations that answer objects carrying it', () => {
     for (const [field, { operations }] of Object.entries(EXTENSION_FIELDS)) {
       for (const name of operations) expect(extensionFieldsOf(name), name).toContain(field);

@@ -4,14 +4,16 @@ import { ErrorMessage } from '../../components/error-message.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { ParentLink } from '../../components/parent-link.tsx';
 import { TableSkeleton } from '../../components/skeleton.tsx';
-import { memberQueries } from '../../features/members/api/member-queries.ts';
 import { MembersBrowser } from '../../features/members/components/members-browser.tsx';
 import { useAccountId } from '../../lib/account-scope.ts';
+import { listQueries } from '../../lib/list-queries.ts';
+import { usePermissions } from '../../lib/permissions.ts';
+import { permissionsFor } from '../../lib/powers.ts';
 import { queryClient } from '../query-client.ts';
 
 export function loader({ params }: LoaderFunctionArgs) {
   void queryClient.prefetchQuery(
-    memberQueries.list(params.accountId ?? null, params.listName ?? ''),
+    listQueries.detail(params.accountId ?? null, params.listName ?? ''),
   );
   return null;
 }
@@ -19,12 +21,20 @@ export function loader({ params }: LoaderFunctionArgs) {
 export function Component() {
   const accountId = useAccountId();
   const name = useParams().listName ?? '';
-  const list = useQuery(memberQueries.list(accountId, name));
+  const list = useQuery(listQueries.detail(accountId, name));
+  // Members are contacts (spec §4.1): a principal that may not read contacts sees none.
+  const { may } = usePermissions();
   return (
     <>
       <ParentLink label={`Settings of ${name}`} />
       <PageHeading title={`Members of ${name}`} />
-      {list.isPending ? (
+      {!may('contacts.list') ? (
+        <p role="alert" className="error-message">
+          Not permitted: the members of a list need the {permissionsFor('contacts.list')}{' '}
+          permission, which your sign-in does not have. An administrator with superadmin can give
+          it.
+        </p>
+      ) : list.isPending ? (
         <TableSkeleton label="Loading the list…" />
       ) : list.isError ? (
         <ErrorMessage error={list.error} onRetry={() => void list.refetch()} />

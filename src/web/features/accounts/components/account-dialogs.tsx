@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SUBSCRIPTION_MODES } from '../../../../api/constants.ts';
 import type { Account, AccountDetail } from '../../../../api/schemas/account.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { applyServerError } from '../../../lib/form-kit.ts';
 import { serverFieldError } from '../../../lib/server-field-error.ts';
 import { useCreateAccount, useDeleteAccount, useUpdateAccount } from '../api/account-mutations.ts';
 import { accountQueries } from '../api/account-queries.ts';
@@ -26,28 +27,39 @@ const NEW_ACCOUNT_FIELDS = ['name', 'description', 'domain', 'administrator'] as
 
 /** Spec §4.7 create: name, description, initial domain and initial administrator. */
 export function CreateAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  // Typed and not created yet: Escape and the close button ask first (form kit).
+  const [dirty, setDirty] = useState(false);
+  const close = () => {
+    setDirty(false);
+    onClose();
+  };
   return (
-    <Dialog open={open} onClose={onClose} title="New account">
-      <CreateAccountForm onDone={onClose} />
+    <Dialog open={open} onClose={close} title="New account" dirty={dirty}>
+      <CreateAccountForm onDone={close} onDirtyChange={setDirty} />
     </Dialog>
   );
 }
 
-function CreateAccountForm({ onDone }: { onDone: () => void }) {
+function CreateAccountForm({
+  onDone,
+  onDirtyChange,
+}: {
+  onDone: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const create = useCreateAccount();
   const form = useForm<NewAccountForm>({
     resolver: zodResolver(NewAccountForm),
     defaultValues: { name: '', description: '', domain: '', administrator: '' },
   });
+  const { isDirty } = form.formState;
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const id = useId();
   const errors = form.formState.errors;
   const submit = form.handleSubmit((values) =>
     create.mutate(toAccountCreate(values), {
       onSuccess: onDone,
-      onError: (error) => {
-        const onField = serverFieldError(error, NEW_ACCOUNT_FIELDS);
-        if (onField) form.setError(onField.field, { type: 'server', message: onField.message });
-      },
+      onError: (error) => applyServerError(error, NEW_ACCOUNT_FIELDS, form.setError),
     }),
   );
   const input = (
@@ -118,27 +130,43 @@ export function EditAccountDialog({
   account: Account | null;
   onClose: () => void;
 }) {
+  // Edited and not saved: Escape and the close button ask first (form kit).
+  const [dirty, setDirty] = useState(false);
+  const close = () => {
+    setDirty(false);
+    onClose();
+  };
   return (
     <Dialog
       open={account !== null}
-      onClose={onClose}
+      onClose={close}
       title={`Settings of ${account?.name ?? ''}`}
       className="wide"
+      dirty={dirty}
     >
-      {account && <AccountDetails account={account} onDone={onClose} />}
+      {account && <AccountDetails account={account} onDone={close} onDirtyChange={setDirty} />}
     </Dialog>
   );
 }
 
-function AccountDetails({ account, onDone }: { account: Account; onDone: () => void }) {
+interface SettingsProps {
+  onDone: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+function AccountDetails({ account, ...props }: SettingsProps & { account: Account }) {
   const detail = useQuery(accountQueries.detail(account.id));
   if (detail.isPending) return <p role="status">Loading the account’s settings…</p>;
   if (detail.isError)
     return <ErrorMessage error={detail.error} onRetry={() => void detail.refetch()} />;
-  return <AccountSettings account={detail.data} onDone={onDone} />;
+  return <AccountSettings account={detail.data} {...props} />;
 }
 
-function AccountSettings({ account, onDone }: { account: AccountDetail; onDone: () => void }) {
+function AccountSettings({
+  account,
+  onDone,
+  onDirtyChange,
+}: SettingsProps & { account: AccountDetail }) {
   const update = useUpdateAccount();
   const form = useForm<AccountSettingsForm>({
     resolver: zodResolver(AccountSettingsForm),
@@ -146,6 +174,8 @@ function AccountSettings({ account, onDone }: { account: AccountDetail; onDone: 
     // restrict_contact expressions are checked as they are typed.
     mode: 'onChange',
   });
+  const { isDirty } = form.formState;
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const id = useId();
   const [zones] = useState(knownTimeZones);
   const errors = form.formState.errors;
@@ -154,10 +184,7 @@ function AccountSettings({ account, onDone }: { account: AccountDetail; onDone: 
       { id: account.id, input: toAccountUpdate(values) },
       {
         onSuccess: onDone,
-        onError: (error) => {
-          const onField = serverFieldError(error, ACCOUNT_SETTINGS_FIELDS);
-          if (onField) form.setError(onField.field, { type: 'server', message: onField.message });
-        },
+        onError: (error) => applyServerError(error, ACCOUNT_SETTINGS_FIELDS, form.setError),
       },
     ),
   );

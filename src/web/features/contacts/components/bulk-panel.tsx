@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { Contact, ContactQuery } from '../../../../api/schemas/contact.ts';
+import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
@@ -16,7 +16,7 @@ import {
   type BulkPlan,
 } from '../lib/bulk-actions.ts';
 import { downloadText } from '../../../lib/csv.ts';
-import { fetchAllContacts } from '../lib/export-contacts.ts';
+import type { ReadAll } from '../controllers/use-contacts-page.ts';
 import { runJob, type Job } from '../../../lib/job-runner.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
@@ -33,13 +33,14 @@ type Step =
  */
 export function BulkPanel({
   accountId,
-  query,
+  readAll,
   matching,
   selected,
   onFinished,
 }: {
   accountId: AccountId;
-  query: ContactQuery;
+  /** Reads every contact the page's filters match (all pages). */
+  readAll: ReadAll;
   matching: number;
   selected: Contact[];
   onFinished: () => void;
@@ -66,12 +67,7 @@ export function BulkPanel({
       let contacts = selected;
       if (effectiveScope === 'matching') {
         setStep({ step: 'planning', read: 0, total: null });
-        contacts = await fetchAllContacts(
-          (pageQuery, signal) =>
-            apiFor(accountId).call('contacts.list', { query: pageQuery, signal }),
-          query,
-          (read, total) => setStep({ step: 'planning', read, total }),
-        );
+        contacts = await readAll((read, total) => setStep({ step: 'planning', read, total }));
       }
       setStep({ step: 'review', action, plan: planBulk(action, contacts) });
     } catch (cause) {

@@ -1,5 +1,4 @@
 import '../contacts.css';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { Link, useSearchParams } from 'react-router';
@@ -9,18 +8,18 @@ import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
-import { contactQueries } from '../../../lib/contact-queries.ts';
+import { useContactsPage, type ContactsView } from '../controllers/use-contacts-page.ts';
 import {
   PAGE_SIZES,
   type PageSize,
   readContactSearch,
-  toContactQuery,
   writeContactSearch,
   type ContactSearch,
 } from '../lib/search-params.ts';
 import { BulkPanel } from './bulk-panel.tsx';
 import { ContactsTable, selectionKey } from './contacts-table.tsx';
 import { ExportContactsButton } from './export-contacts-button.tsx';
+import { ListFilter } from './list-filter.tsx';
 
 const TYPING_DELAY_MS = 300;
 
@@ -45,18 +44,15 @@ function useUrlValue<T>(value: T, apply: (next: T) => void, delay: number) {
 }
 
 /**
- * The address book: search as you type, filters, page size and pages, all kept in the URL so a
- * view can be shared and the back button works; the server does the paging (spec §4.1).
+ * The address book: search as you type, filters (a list's members among them), page size and
+ * pages, all kept in the URL so a view can be shared and the back button works; the server does
+ * the paging (spec §4.1).
  */
 export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
   const [params, setParams] = useSearchParams();
   const { may } = usePermissions();
   const state = readContactSearch(params);
-  const query = toContactQuery(state);
-  const contacts = useQuery({
-    ...contactQueries.list(accountId, query),
-    placeholderData: keepPreviousData,
-  });
+  const contacts = useContactsPage(accountId, state);
 
   const update = (change: Partial<ContactSearch>, replace = false) =>
     setParams(writeContactSearch({ ...state, page: 1, ...change }), { replace });
@@ -90,7 +86,10 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
     });
 
   const ids = { search: useId(), email: useId(), orphans: useId() };
-  const pages = contacts.data ? Math.max(1, Math.ceil(contacts.data.count / state.limit)) : 1;
+  const pages = contacts.data?.pages ?? 1;
+  const filtered = Boolean(
+    state.search.trim() || state.email.trim() || state.list || state.orphans,
+  );
 
   return (
     <>
@@ -121,10 +120,16 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
               onChange={(event) => setEmail(event.target.value)}
             />
           </div>
+          <ListFilter
+            accountId={accountId}
+            value={state.list}
+            onChange={(list) => update({ list, orphans: false })}
+          />
           <div className="checkbox-field">
             <input
               id={ids.orphans}
               type="checkbox"
+              disabled={state.list !== ''}
               checked={orphans}
               onChange={(event) => setOrphans(event.target.checked)}
             />
@@ -143,7 +148,7 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
               </Link>
             </>
           )}
-          <ExportContactsButton accountId={accountId} query={query} />
+          <ExportContactsButton readAll={contacts.readAll} />
         </div>
       </div>
 
@@ -151,42 +156,50 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
         <TableSkeleton label="Loading contacts…" />
       ) : contacts.isError ? (
         <ErrorMessage error={contacts.error} onRetry={() => void contacts.refetch()} />
-      ) : contacts.data.data.length === 0 ? (
+      ) : !contacts.data ? null : contacts.data.contacts.length === 0 &&
+        contacts.data.mode !== 'search' ? (
         <p className="summary" role="status">
-          {query.search || query.email || query.orphans
-            ? 'No contact matches this search.'
-            : 'No contacts yet.'}
+          {filtered ? 'No contact matches this search.' : 'No contacts yet.'}
         </p>
       ) : (
         <>
           <p className="summary" role="status" aria-busy={contacts.isFetching}>
-            {contacts.data.count === 1 ? '1 contact' : `${contacts.data.count} contacts`}
+            {summaryOf(contacts.data, state.list)}
             {pages > 1 && `; page ${state.page} of ${pages}`}
             {contacts.isPlaceholderData && ' (updating…)'}
           </p>
           {may('contacts.update') && (
             <BulkPanel
               accountId={accountId}
-              query={query}
+              readAll={contacts.readAll}
               matching={contacts.data.count}
               selected={[...selected.values()]}
               onFinished={() => setSelected(new Map())}
             />
           )}
           <ContactsTable
-            contacts={contacts.data.data}
+            contacts={contacts.data.contacts}
             offset={(state.page - 1) * state.limit}
             count={contacts.data.count}
             selected={new Set(selected.keys())}
             onToggle={(key, on) => {
-              const contact = contacts.data.data.find((c) => selectionKey(c) === key);
+              const contact = contacts.data?.contacts.find((c) => selectionKey(c) === key);
               if (contact) toggle([contact], on);
             }}
-            onToggleAll={(on) => toggle(contacts.data.data, on)}
+            onToggleAll={(on) => toggle(contacts.data?.contacts ?? [], on)}
           />
           <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
         </>
       )}
     </>
   );
+}
+
+function summaryOf(view: ContactsView, list: string): string {
+  const count = (n: number) => (n === 1 ? '1 contact' : `${n} contacts`);
+  if (view.mode === 'search') {
+    // A server with spec v2 only: the search ran across all contacts; the page keeps the members.
+    return `${count(view.contacts.length)} on ${list} among ${view.count} matching contacts`;
+  }
+  return list ? `${count(view.count)} on ${list}` : count(view.count);
 }

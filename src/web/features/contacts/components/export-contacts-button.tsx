@@ -1,9 +1,8 @@
 import { useRef, useState } from 'react';
-import type { ContactQuery } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { downloadText } from '../../../lib/csv.ts';
-import { contactsToCsv, fetchAllContacts } from '../lib/export-contacts.ts';
+import type { ReadAll } from '../controllers/use-contacts-page.ts';
+import { contactsToCsv } from '../lib/export-contacts.ts';
 
 type ExportState =
   | { status: 'idle' }
@@ -12,13 +11,7 @@ type ExportState =
   | { status: 'failed'; error: unknown };
 
 /** Downloads every contact matching the current search (all pages) as CSV. */
-export function ExportContactsButton({
-  accountId,
-  query,
-}: {
-  accountId: AccountId;
-  query: ContactQuery;
-}) {
+export function ExportContactsButton({ readAll }: { readAll: ReadAll }) {
   const [state, setState] = useState<ExportState>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
 
@@ -27,10 +20,7 @@ export function ExportContactsButton({
     abort.current = controller;
     setState({ status: 'running', done: 0, total: null });
     try {
-      const contacts = await fetchAllContacts(
-        (pageQuery, signal) =>
-          apiFor(accountId).call('contacts.list', { query: pageQuery, signal }),
-        query,
+      const contacts = await readAll(
         (done, total) => setState({ status: 'running', done, total }),
         controller.signal,
       );

@@ -9,7 +9,7 @@ import {
 describe('contact search in the URL', () => {
   it('reads defaults from an empty URL and writes them back as nothing', () => {
     const state = readContactSearch(new URLSearchParams());
-    expect(state).toEqual({ search: '', email: '', orphans: false, page: 1, limit: 25 });
+    expect(state).toEqual({ search: '', email: '', list: '', orphans: false, page: 1, limit: 25 });
     expect(writeContactSearch(state).toString()).toBe('');
   });
 
@@ -17,11 +17,19 @@ describe('contact search in the URL', () => {
     const state: ContactSearch = {
       search: 'smith & co',
       email: 'a@b.example',
+      list: '',
       orphans: true,
       page: 3,
       limit: 1000,
     };
     expect(readContactSearch(writeContactSearch(state))).toEqual(state);
+  });
+
+  it('keeps the list filter, which excludes contacts on no list', () => {
+    const state = readContactSearch(new URLSearchParams('list=news&orphans=1&page=2'));
+    expect(state).toMatchObject({ list: 'news', orphans: false, page: 2 });
+    expect(writeContactSearch({ ...state, orphans: true }).toString()).toBe('list=news&page=2');
+    expect(toContactQuery(state)).toEqual({ page: 2, limit: 25 });
   });
 
   it('ignores page sizes the table does not offer and pages that are not positive integers', () => {

@@ -5,10 +5,14 @@ export const PAGE_SIZES = [25, 100, 1000] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 25;
 
-/** What the contacts table shows, as kept in the URL: `?q=&email=&orphans=1&page=2&limit=100`. */
+/**
+ * What the contacts table shows, as kept in the URL: `?q=&email=&list=&orphans=1&page=2&limit=100`.
+ * `list` (the members of one list) and `orphans` (on no list) exclude each other: a list wins.
+ */
 export interface ContactSearch {
   search: string;
   email: string;
+  list: string;
   orphans: boolean;
   page: number;
   limit: PageSize;
@@ -26,7 +30,8 @@ export function readContactSearch(params: URLSearchParams): ContactSearch {
   return {
     search: params.get('q') ?? '',
     email: params.get('email') ?? '',
-    orphans: params.get('orphans') === '1',
+    list: params.get('list') ?? '',
+    orphans: params.get('orphans') === '1' && !params.get('list'),
     page: positiveInt(params.get('page')) ?? 1,
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
   };
@@ -37,13 +42,17 @@ export function writeContactSearch(state: ContactSearch): URLSearchParams {
   const params = new URLSearchParams();
   if (state.search.trim()) params.set('q', state.search);
   if (state.email.trim()) params.set('email', state.email.trim());
-  if (state.orphans) params.set('orphans', '1');
+  if (state.list) params.set('list', state.list);
+  else if (state.orphans) params.set('orphans', '1');
   if (state.page > 1) params.set('page', String(state.page));
   if (state.limit !== DEFAULT_PAGE_SIZE) params.set('limit', String(state.limit));
   return params;
 }
 
-/** The API query (spec §4.1 get many) for a state; empty filters are not sent. */
+/**
+ * The API query (spec §4.1 get many) for a state; empty filters are not sent. The list filter is
+ * not in it: spec v2 has none, so a list's members are read another way (lib/list-member-pages.ts).
+ */
 export function toContactQuery(state: ContactSearch): ContactQuery {
   const query: ContactQuery = { page: state.page, limit: state.limit };
   const search = state.search.trim();

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { SHORT_TEXT_MAX_LENGTH } from '../../../../api/constants.ts';
 import { Dialog } from '../../../components/dialog.tsx';
 
@@ -19,13 +19,28 @@ export function RejectDialog({
   onReject: (reason: string | undefined) => void;
   onClose: () => void;
 }) {
+  // A reason typed and not sent: Escape and the close button ask first (form kit).
+  const [dirty, setDirty] = useState(false);
+  const close = () => {
+    setDirty(false);
+    onClose();
+  };
   return (
     <Dialog
       open={count > 0}
-      onClose={onClose}
+      onClose={close}
+      dirty={dirty}
       title={count === 1 && subject !== null ? `Reject “${subject}”?` : `Reject ${count} messages?`}
     >
-      <RejectForm count={count} onReject={onReject} onClose={onClose} />
+      <RejectForm
+        count={count}
+        onReject={(reason) => {
+          setDirty(false);
+          onReject(reason);
+        }}
+        onClose={close}
+        onDirtyChange={setDirty}
+      />
     </Dialog>
   );
 }
@@ -34,12 +49,16 @@ function RejectForm({
   count,
   onReject,
   onClose,
+  onDirtyChange,
 }: {
   count: number;
   onReject: (reason: string | undefined) => void;
   onClose: () => void;
+  onDirtyChange: (dirty: boolean) => void;
 }) {
   const [reason, setReason] = useState('');
+  const dirty = reason.trim() !== '';
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
   const id = useId();
   return (
     <form

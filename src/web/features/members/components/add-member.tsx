@@ -3,8 +3,9 @@ import { EmailAddress } from '../../../../api/primitives.ts';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { findContacts, useAddMember, useCreateMember } from '../api/member-mutations.ts';
-import { membershipOf } from '../lib/member-paging.ts';
+import { membershipOf } from '../../../lib/list-member-pages.ts';
 
 function nameOf(contact: Contact): string {
   return [contact.firstname, contact.surname].filter(Boolean).join(' ');
@@ -17,12 +18,16 @@ function nameOf(contact: Contact): string {
 export function AddMember({ accountId, list }: { accountId: AccountId; list: string }) {
   const inputId = useId();
   const [text, setText] = useState('');
-  const [found, setFound] = useState<{ search: string; contacts: Contact[]; count: number } | null>(null);
+  const [found, setFound] = useState<{ search: string; contacts: Contact[]; count: number } | null>(
+    null,
+  );
   const [searchError, setSearchError] = useState<unknown>(null);
   const [searching, setSearching] = useState(false);
   const [added, setAdded] = useState('');
   const add = useAddMember(accountId, list);
   const create = useCreateMember(accountId, list);
+  // A new address needs a new contact: a membership-only key adds existing contacts alone.
+  const mayCreate = usePermissions().may('contacts.create');
 
   const search = found?.search ?? '';
   const isAddress = EmailAddress.safeParse(search).success;
@@ -97,7 +102,8 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
             <ul className="found-contacts">
               {found.contacts.map((contact) => {
                 const member = membershipOf(contact, list) !== undefined;
-                const label = nameOf(contact) || contact.emails[0]?.email || `#${String(contact.id)}`;
+                const label =
+                  nameOf(contact) || contact.emails[0]?.email || `#${String(contact.id)}`;
                 return (
                   <li key={String(contact.id)}>
                     <span>
@@ -114,7 +120,11 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
                         className="button"
                         aria-label={`Add ${label} to ${list}`}
                         disabled={add.isPending}
-                        onClick={() => add.mutate(contact.emails[0]?.contact ?? contact.id, { onSuccess: () => done(label) })}
+                        onClick={() =>
+                          add.mutate(contact.emails[0]?.contact ?? contact.id, {
+                            onSuccess: () => done(label),
+                          })
+                        }
                       >
                         Add
                       </button>
@@ -124,7 +134,7 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
               })}
             </ul>
           )}
-          {isAddress && !exact && (
+          {isAddress && !exact && mayCreate && (
             <p>
               <button
                 type="button"
@@ -136,7 +146,7 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
               </button>
             </p>
           )}
-          {!isAddress && found.count === 0 && (
+          {!isAddress && found.count === 0 && mayCreate && (
             <p className="hint">To add someone new, type their email address.</p>
           )}
         </div>

@@ -12,10 +12,11 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { downloadText, toCsv } from '../../../lib/csv.ts';
 import { runJob, type Job } from '../../../lib/job-runner.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { useJobState } from '../../../lib/use-job.ts';
-import { memberQueries, readAllMembers } from '../api/member-queries.ts';
+import { listMemberQueries, readAllMembers } from '../../../lib/list-member-queries.ts';
 import { membersToCsv } from '../lib/member-export.ts';
-import type { MembersPage } from '../lib/member-paging.ts';
+import type { MembersPage } from '../../../lib/list-member-pages.ts';
 import {
   MEMBER_PAGE_SIZES,
   readMembersSearch,
@@ -35,7 +36,7 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
   const [params, setParams] = useSearchParams();
   const state = readMembersSearch(params);
   const members = useQuery({
-    ...memberQueries.page(accountId, list, state),
+    ...listMemberQueries.page(accountId, list, state),
     placeholderData: keepPreviousData,
   });
   const update = (change: Partial<MembersSearch>) =>
@@ -55,9 +56,10 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
     });
 
   const page = members.data;
+  const { may } = usePermissions();
   return (
     <div className="stack members-page">
-      <AddMember accountId={accountId} list={list.name} />
+      {may('membership.create') && <AddMember accountId={accountId} list={list.name} />}
       <section className="stack" aria-labelledby={`${searchId}-h`}>
         <h2 id={`${searchId}-h`}>
           {list.contacts.length === 1 ? '1 member' : `${list.contacts.length} members`}
@@ -197,7 +199,9 @@ function BulkRemove({
         onClose={() => setAsking(false)}
         onConfirm={() => {
           setAsking(false);
-          const started = runJob(selected, (row) => apiFor(accountId).membership.delete(row.membership.id));
+          const started = runJob(selected, (row) =>
+            apiFor(accountId).membership.delete(row.membership.id),
+          );
           void started.finished.then(async () => {
             onFinished();
             await queryClient.invalidateQueries({ queryKey: [accountId, 'lists'] });

@@ -4,9 +4,10 @@ import type { Membership } from '../../../../api/schemas/membership.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import { useMemberDigest, useRemoveMember } from '../api/member-mutations.ts';
-import type { MembersPage } from '../lib/member-paging.ts';
+import type { MembersPage } from '../../../lib/list-member-pages.ts';
 
 type Row = MembersPage['rows'][number];
 
@@ -38,13 +39,19 @@ function DigestCell({
   accountId,
   membership,
   name,
+  editable,
 }: {
   accountId: AccountId;
   membership: Membership;
   name: string;
+  /** The principal may change memberships; else the setting is shown as text. */
+  editable: boolean;
 }) {
   const update = useMemberDigest(accountId);
   const [shown, setShown] = useState<boolean | null | undefined>(undefined);
+  if (!editable) {
+    return <>{DIGEST_CHOICES.find((c) => c.value === choiceOf(membership.digest))?.label}</>;
+  }
   return (
     <>
       <select
@@ -69,7 +76,11 @@ function DigestCell({
   );
 }
 
-/** One page of members: select, name (to the contact's page), addresses, digest, remove. */
+/**
+ * One page of members: select, name (to the contact's page), addresses, digest, remove. Selecting
+ * and removing show only to a principal that may remove members, the digest control only to one
+ * that may change memberships (lib/permissions.ts).
+ */
 export function MembersTable({
   accountId,
   list,
@@ -83,6 +94,9 @@ export function MembersTable({
   selected: ReadonlySet<string>;
   onToggle: (rows: Row[], on: boolean) => void;
 }) {
+  const { may } = usePermissions();
+  const mayRemove = may('membership.delete');
+  const mayEdit = may('membership.update');
   const remove = useRemoveMember(accountId);
   const [removing, setRemoving] = useState<Row | null>(null);
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(rowKey(row)));
@@ -91,20 +105,24 @@ export function MembersTable({
       <table className="members-table">
         <thead>
           <tr>
-            <th scope="col">
-              <input
-                type="checkbox"
-                aria-label="Select every member on this page"
-                checked={allSelected}
-                onChange={(event) => onToggle(rows, event.target.checked)}
-              />
-            </th>
+            {mayRemove && (
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select every member on this page"
+                  checked={allSelected}
+                  onChange={(event) => onToggle(rows, event.target.checked)}
+                />
+              </th>
+            )}
             <th scope="col">Name</th>
             <th scope="col">Email addresses</th>
             <th scope="col">Digest</th>
-            <th scope="col">
-              <span className="visually-hidden">Remove</span>
-            </th>
+            {mayRemove && (
+              <th scope="col">
+                <span className="visually-hidden">Remove</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -113,14 +131,16 @@ export function MembersTable({
             const ref = row.contact.emails[0]?.contact ?? row.contact.id;
             return (
               <tr key={rowKey(row)}>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${name}`}
-                    checked={selected.has(rowKey(row))}
-                    onChange={(event) => onToggle([row], event.target.checked)}
-                  />
-                </td>
+                {mayRemove && (
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${name}`}
+                      checked={selected.has(rowKey(row))}
+                      onChange={(event) => onToggle([row], event.target.checked)}
+                    />
+                  </td>
+                )}
                 <td data-label="Name">
                   <Link to={`../../../contacts/${encodeURIComponent(String(ref))}`} relative="path">
                     {name}
@@ -134,21 +154,28 @@ export function MembersTable({
                   ))}
                 </td>
                 <td data-label="Digest">
-                  <DigestCell accountId={accountId} membership={row.membership} name={name} />
+                  <DigestCell
+                    accountId={accountId}
+                    membership={row.membership}
+                    name={name}
+                    editable={mayEdit}
+                  />
                 </td>
-                <td>
-                  <button
-                    type="button"
-                    className="button danger"
-                    aria-label={`Remove ${name} from ${list}`}
-                    onClick={() => {
-                      remove.reset();
-                      setRemoving(row);
-                    }}
-                  >
-                    Remove
-                  </button>
-                </td>
+                {mayRemove && (
+                  <td>
+                    <button
+                      type="button"
+                      className="button danger"
+                      aria-label={`Remove ${name} from ${list}`}
+                      onClick={() => {
+                        remove.reset();
+                        setRemoving(row);
+                      }}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                )}
               </tr>
             );
           })}

@@ -1,4 +1,4 @@
-import type { MembersPage } from './member-paging.ts';
+import type { MembersPage } from '../../../lib/list-member-pages.ts';
 import { toCsv } from '../../../lib/csv.ts';
 
 const DIGEST_TEXT = { true: 'digest', false: 'no digest', null: '' } as const;

@@ -19,6 +19,7 @@ import {
   toFormValues,
 } from '../../model/list-form.ts';
 import { SECTIONS, type SectionId } from '../../model/sections.ts';
+import { usePermissions } from '../../../../lib/permissions.ts';
 import { CopySettingsDialog } from './copy-settings-dialog.tsx';
 import { PostingSection } from './moderation-editor.tsx';
 import {
@@ -51,6 +52,8 @@ export function ListSettingsForm({
     mode: 'onChange',
   });
   const updateList = useUpdateList(accountId);
+  // Without `list` or `list_settings` (spec §2.6) the settings are shown, not offered for editing.
+  const mayEdit = usePermissions().may('lists.update');
   const navigate = useNavigate();
   const [review, setReview] = useState(false);
   const [copying, setCopying] = useState(false);
@@ -157,61 +160,69 @@ export function ListSettingsForm({
         noValidate
         aria-label="List settings"
       >
-        <Section id="general" title="General">
-          <GeneralSection />
-        </Section>
-        <Section id="posting" title="Posting and moderation">
-          <PostingSection lists={lists} accountId={accountId} listName={list.name} />
-        </Section>
-        <Section id="taboo" title="Taboo rules">
-          <TabooSection />
-        </Section>
-        <Section id="content" title="Content">
-          <ContentSection />
-        </Section>
-        <Section id="held" title="Held and rejected messages">
-          <HeldSection listName={list.name} />
-        </Section>
-        <Section id="subscriptions" title="Subscriptions and welcome">
-          <SubscriptionsSection />
-        </Section>
-        <Section id="archives" title="Archives">
-          <ArchivesSection />
-        </Section>
-        <Section id="members" title="Members">
-          <MembersSection list={list} />
-        </Section>
+        <fieldset className="settings-lock" disabled={!mayEdit}>
+          <Section id="general" title="General">
+            <GeneralSection />
+          </Section>
+          <Section id="posting" title="Posting and moderation">
+            <PostingSection lists={lists} accountId={accountId} listName={list.name} />
+          </Section>
+          <Section id="taboo" title="Taboo rules">
+            <TabooSection />
+          </Section>
+          <Section id="content" title="Content">
+            <ContentSection />
+          </Section>
+          <Section id="held" title="Held and rejected messages">
+            <HeldSection listName={list.name} />
+          </Section>
+          <Section id="subscriptions" title="Subscriptions and welcome">
+            <SubscriptionsSection />
+          </Section>
+          <Section id="archives" title="Archives">
+            <ArchivesSection />
+          </Section>
+          <Section id="members" title="Members">
+            <MembersSection list={list} />
+          </Section>
+        </fieldset>
 
-        <div className="save-bar" role="group" aria-label="Save">
-          <p className="hint" aria-live="polite">
-            {dirty
-              ? `${changeCount} unsaved ${changeCount === 1 ? 'change' : 'changes'}`
-              : saved
-                ? 'All changes saved.'
-                : 'No unsaved changes.'}
+        {!mayEdit ? (
+          <p className="hint">
+            These settings are shown only: changing them needs the list or list_settings permission.
           </p>
-          {topError !== null && <ErrorMessage error={topError} />}
-          <div className="actions">
-            <button
-              type="submit"
-              className="button primary"
-              disabled={!dirty || updateList.isPending}
-            >
-              Review and save
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={!dirty}
-              onClick={() => form.reset(initial)}
-            >
-              Discard changes
-            </button>
-            <button type="button" className="button" onClick={() => setCopying(true)}>
-              Copy settings from another list…
-            </button>
+        ) : (
+          <div className="save-bar" role="group" aria-label="Save">
+            <p className="hint" aria-live="polite">
+              {dirty
+                ? `${changeCount} unsaved ${changeCount === 1 ? 'change' : 'changes'}`
+                : saved
+                  ? 'All changes saved.'
+                  : 'No unsaved changes.'}
+            </p>
+            {topError !== null && <ErrorMessage error={topError} />}
+            <div className="actions">
+              <button
+                type="submit"
+                className="button primary"
+                disabled={!dirty || updateList.isPending}
+              >
+                Review and save
+              </button>
+              <button
+                type="button"
+                className="button"
+                disabled={!dirty}
+                onClick={() => form.reset(initial)}
+              >
+                Discard changes
+              </button>
+              <button type="button" className="button" onClick={() => setCopying(true)}>
+                Copy settings from another list…
+              </button>
+            </div>
           </div>
-        </div>
+        )}
       </form>
 
       <Dialog open={review} onClose={() => setReview(false)} title="Save these changes?">

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useController, useWatch } from 'react-hook-form';
 import type { List } from '../../../../../api/schemas/list.ts';
+import { usePermissions } from '../../../../lib/permissions.ts';
 import { LazySafeHtmlFrame } from '../../../../components/safe-html/lazy-safe-html-frame.tsx';
 import { MEMBERVIEW_CHOICES, SUBSCRIPTION_CHOICES } from '../../model/choices.ts';
 import { fillVariables, type ListSettingsValues } from '../../model/list-form.ts';
@@ -355,10 +356,13 @@ export function MembersSection({ list }: { list: List }) {
       <h3>
         {list.contacts.length} {list.contacts.length === 1 ? 'member' : 'members'}
       </h3>
-      <p>
-        <Link to="members">{list.contacts.length > 0 ? 'Manage the members' : 'Add members'}</Link>{' '}
-        <span className="hint">search, add, remove, digest, export</span>
-      </p>
+      {/* Members are contacts (spec §4.1): no link for a principal that may not read them. */}
+      {usePermissions().may('contacts.list') && (
+        <p>
+          <Link to="members">{list.contacts.length > 0 ? 'Manage the members' : 'Add members'}</Link>{' '}
+          <span className="hint">search, add, remove, digest, export</span>
+        </p>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../api/errors.ts';
-import type { Id } from '../../../../api/primitives.ts';
-import type { Contact, ContactPage, ContactQuery } from '../../../../api/schemas/contact.ts';
+import { ApiError } from '../../api/errors.ts';
+import type { Id } from '../../api/primitives.ts';
+import type { Contact, ContactPage, ContactQuery } from '../../api/schemas/contact.ts';
 import {
   fetchAllMembers,
   fetchMembersPage,
@@ -9,7 +9,7 @@ import {
   idsOfPage,
   SEARCH_SCAN_LIMIT,
   type MemberSource,
-} from './member-paging.ts';
+} from './list-member-pages.ts';
 
 function contact(id: number, lists: string[]): Contact {
   return {
@@ -36,6 +36,7 @@ function server(kind: 'extension' | 'refuses' | 'ignores') {
       if (query.list !== undefined && kind === 'extension')
         found = found.filter((c) => c.lists.some((m) => m.list === query.list));
       if (query.search) found = found.filter((c) => String(c.id).includes(query.search ?? ''));
+      if (query.email) found = found.filter((c) => c.emails.some((e) => e.email === query.email));
       const page = query.page ?? 1;
       const limit = query.limit ?? 100;
       const answer: ContactPage = { count: found.length, page, data: found.slice((page - 1) * limit, page * limit) };
@@ -98,6 +99,24 @@ describe('members paging', () => {
     expect(calls.at(-1)).toContain(`"limit":${SEARCH_SCAN_LIMIT}`);
     expect(page.rows.length).toBeGreaterThan(0);
     expect(page.rows.every((row) => String(row.contact.id).includes('1') && Number(row.contact.id) % 2 === 0)).toBe(true);
+  });
+
+  it('finds a member by address either way, and no one off the list (the contacts page)', async () => {
+    for (const kind of ['extension', 'refuses', 'ignores'] as const) {
+      const { source, club } = server(kind);
+      const member = await fetchMembersPage(source, `email-${kind}`, club, { page: 1, limit: 25, search: '', email: 'c4@example.org' });
+      expect(member.rows.map((row) => row.contact.id), kind).toEqual([4]);
+      const stranger = await fetchMembersPage(source, `email-${kind}`, club, { page: 1, limit: 25, search: '', email: 'c5@example.org' });
+      expect(stranger.rows, kind).toEqual([]);
+    }
+  });
+
+  it('reads every member matching a search for bulk work, and says how far it got', async () => {
+    const { source, club } = server('refuses');
+    const progress: number[] = [];
+    const rows = await fetchAllMembers(source, 'all-search', club, 25, undefined, { search: '1' }, (read) => progress.push(read));
+    expect(rows.every((row) => String(row.contact.id).includes('1') && Number(row.contact.id) % 2 === 0)).toBe(true);
+    expect(progress.at(-1)).toBe(rows.length);
   });
 
   it('leaves out a member deleted since the list was read', async () => {

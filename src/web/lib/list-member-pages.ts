@@ -1,13 +1,14 @@
-import { ApiError } from '../../../../api/errors.ts';
-import type { Id } from '../../../../api/primitives.ts';
-import type { Contact, ContactPage, ContactQuery } from '../../../../api/schemas/contact.ts';
-import type { Membership } from '../../../../api/schemas/membership.ts';
+import { ApiError } from '../../api/errors.ts';
+import type { Id } from '../../api/primitives.ts';
+import type { Contact, ContactPage, ContactQuery } from '../../api/schemas/contact.ts';
+import type { Membership } from '../../api/schemas/membership.ts';
 
 /**
- * How a members page is read. The reference server filters contacts by list (`?list=`, an
- * extension); against a server with spec v2 only, the page is cut from the list's `contacts`
- * (spec §2.4) and each contact read by its id (spec §4.1 `id` names one contact), and a search
- * runs across all contacts (spec §4.1) and keeps the members among the matches.
+ * How a page of a list's members is read (the members page, and the contacts page filtered by a
+ * list). The reference server filters contacts by list (`?list=`, an extension); against a server
+ * with spec v2 only, the page is cut from the list's `contacts` (spec §2.4) and each contact read
+ * by its id (spec §4.1 `id` names one contact), and a search (or an address) runs across all
+ * contacts (spec §4.1) and keeps the members among the matches.
  * Every way costs the same allowance: one object per contact shown (spec §8 rule 1).
  */
 export type MembersMode = 'filter' | 'ids' | 'search';
@@ -16,6 +17,8 @@ export interface MembersQuery {
   page: number;
   limit: number;
   search: string;
+  /** Only the contact with this address (spec §4.1 `email`); the members page leaves it out. */
+  email?: string;
 }
 
 export interface MembersPage {
@@ -81,13 +84,22 @@ export async function fetchMembersPage(
   query: MembersQuery,
   signal?: AbortSignal,
 ): Promise<MembersPage> {
+  const filters: Pick<ContactQuery, 'search' | 'email'> = {};
   const search = query.search.trim();
+  if (search) filters.search = search;
+  const email = query.email?.trim();
+  if (email) filters.email = email;
+  const narrowed = search !== '' || Boolean(email);
   if (filterSupport.get(supportKey) !== false) {
-    const contactQuery: ContactQuery = { list: list.name, page: query.page, limit: query.limit };
-    if (search) contactQuery.search = search;
+    const contactQuery: ContactQuery = {
+      list: list.name,
+      page: query.page,
+      limit: query.limit,
+      ...filters,
+    };
     try {
       const answer = await source.listContacts(contactQuery, signal);
-      if (looksFiltered(answer, list.name, list.contacts.length, search !== '')) {
+      if (looksFiltered(answer, list.name, list.contacts.length, narrowed)) {
         filterSupport.set(supportKey, true);
         return {
           mode: 'filter',
@@ -101,9 +113,9 @@ export async function fetchMembersPage(
     }
     filterSupport.set(supportKey, false);
   }
-  if (search) {
+  if (narrowed) {
     const answer = await source.listContacts(
-      { search, page: query.page, limit: SEARCH_SCAN_LIMIT },
+      { ...filters, page: query.page, limit: SEARCH_SCAN_LIMIT },
       signal,
     );
     return {
@@ -137,19 +149,31 @@ export async function fetchMembersPage(
   };
 }
 
-/** Every member of the list (the export), a page of the largest size at a time (spec §8). */
+/**
+ * Every member of the list matching `filters` (exports, bulk work), a page of the largest size at
+ * a time (spec §8); `onProgress` hears the pages read of how many.
+ */
 export async function fetchAllMembers(
   source: MemberSource,
   supportKey: string,
   list: { name: string; contacts: readonly Id[] },
   limit: number,
   signal?: AbortSignal,
+  filters: Pick<MembersQuery, 'search' | 'email'> = { search: '' },
+  onProgress?: (rows: number, pages: number) => void,
 ): Promise<MembersPage['rows']> {
   const rows: MembersPage['rows'] = [];
   for (let page = 1; ; page++) {
     signal?.throwIfAborted();
-    const answer = await fetchMembersPage(source, supportKey, list, { page, limit, search: '' }, signal);
+    const answer = await fetchMembersPage(
+      source,
+      supportKey,
+      list,
+      { ...filters, page, limit },
+      signal,
+    );
     rows.push(...answer.rows);
+    onProgress?.(rows.length, answer.pages);
     if (page >= answer.pages) return rows;
   }
 }

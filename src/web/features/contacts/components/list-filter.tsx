@@ -1,0 +1,45 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
+
+/**
+ * "On the list": the members of one list, or every contact. The account's lists are read once the
+ * control is first used (each read costs allowance), or at once when the URL already names one.
+ */
+export function ListFilter({
+  accountId,
+  value,
+  onChange,
+}: {
+  accountId: AccountId;
+  value: string;
+  onChange: (list: string) => void;
+}) {
+  const [wanted, setWanted] = useState(value !== '');
+  const lists = useQuery({ ...listQueries.list(accountId), enabled: wanted });
+  const names = lists.data?.map((list) => list.name) ?? [];
+  // The chosen list shows even before the lists arrive (or if it is no longer there).
+  if (value && !names.includes(value)) names.unshift(value);
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>On the list</label>
+      <select
+        id={id}
+        value={value}
+        aria-busy={lists.isFetching}
+        onFocus={() => setWanted(true)}
+        onPointerDown={() => setWanted(true)}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        <option value="">Any list</option>
+        {names.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
