@@ -85,8 +85,8 @@ export const OPERATION_POLICY = {
 
   'held.list': read('messages:read'),
   'held.get': read('messages:read'),
-  // The held queue's writes touch no key or account, yet empty the cache like every write outside
-  // the address book and the messages: they are rare, and a stale grant costs more than a reload.
+  // The held queue's writes touch no key or account but empty the cache, as every write outside
+  // the address book and the messages does: they are rare, so it costs a reload now and then.
   'held.approve': authWrite('messages:write'),
   'held.reject': authWrite('messages:write'),
   'held.discard': authWrite('messages:write'),
