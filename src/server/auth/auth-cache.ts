@@ -1,4 +1,3 @@
-import type { OperationName } from '../../api/operations.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
 import type { Principal } from './principal.ts';
@@ -10,7 +9,8 @@ import type { Principal } from './principal.ts';
  * revoked key, or apply old permissions, for up to this long (README "Configuration").
  *
  * Within the process nothing waits: every write through the API that can change a key, an
- * administrator or an account empties the cache before its answer leaves (`forgetAfter`), and a
+ * administrator or an account empties the cache before its answer leaves (`emptiesAuthCache` in
+ * http/operation-policy.ts), and a
  * key's expiry and cidr are checked on every request against the cached values. OAuth access
  * tokens are not cached: their grant is looked up on every request.
  */
@@ -33,8 +33,14 @@ export interface AuthCache {
    * (only found keys are kept). Held by the header value, so a hit is not hashed; the process
    * that checks a key holds it in memory anyway, and the database only its hash.
    */
-  key(authorization: string, load: () => Promise<KeyGrant | undefined>): MaybePromise<KeyGrant | undefined>;
-  account(id: number, load: () => Promise<AccountRow | undefined>): MaybePromise<AccountRow | undefined>;
+  key(
+    authorization: string,
+    load: () => Promise<KeyGrant | undefined>,
+  ): MaybePromise<KeyGrant | undefined>;
+  account(
+    id: number,
+    load: () => Promise<AccountRow | undefined>,
+  ): MaybePromise<AccountRow | undefined>;
   /** Empties the cache: called once a write that may have changed what it holds has committed. */
   forget(): void;
 }
@@ -50,7 +56,11 @@ export function createAuthCache(ttlMs: number = AUTH_CACHE_SECONDS * 1000): Auth
   // A lookup that began before a forget() may have read the old rows: it must not store them.
   let generation = 0;
 
-  function remember<K, V>(map: Map<K, Entry<V>>, id: K, load: () => Promise<V | undefined>): MaybePromise<V | undefined> {
+  function remember<K, V>(
+    map: Map<K, Entry<V>>,
+    id: K,
+    load: () => Promise<V | undefined>,
+  ): MaybePromise<V | undefined> {
     const now = Date.now();
     const hit = map.get(id);
     if (hit) {
@@ -77,15 +87,4 @@ export function createAuthCache(ttlMs: number = AUTH_CACHE_SECONDS * 1000): Auth
       accounts.clear();
     },
   };
-}
-
-/**
- * The writes that never touch an administrator, a key or an account: the address book and the
- * messages, which are also the frequent ones. Every other write (users, accounts, lists, whose
- * renaming rewrites limit_lists) empties the cache when it succeeds.
- */
-const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages']);
-
-export function changesAuth(name: OperationName): boolean {
-  return !LEAVE_AUTH_ALONE.has(name.slice(0, name.indexOf('.')));
 }

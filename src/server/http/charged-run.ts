@@ -1,25 +1,20 @@
-import type { OperationName } from '../../api/operations.ts';
 import { chargeOrThrow, countObjects, refund, type Payer } from '../rate-limit/charge.ts';
 import type { RateCharge } from '../rate-limit/rate-limiter.ts';
 import type { AppDeps } from './app-deps.ts';
-
-/**
- * Reads that make the server fetch from elsewhere (the image proxy, an extension): their one object
- * is kept when they fail, as the fetch was made (spec §8).
- */
-const CHARGED_BEFORE: ReadonlySet<OperationName> = new Set(['messages.image']);
+import type { OperationPolicy } from './operation-policy.ts';
 
 /**
  * SECURITY.md 30: the cost is checked before the work, so nothing runs with no allowance left (a
  * search that found nothing was charged 0 and ran with the allowance spent: issue 16 finding 1).
  * Every request takes one object first (a write: the object it affects; a read: the query, which
  * counts at least as one even when it finds nothing); a read then takes what else it returns (spec
- * §8 rule 1). The reserved object is given back when the work fails.
+ * §8 rule 1). The reserved object is given back when the work fails, unless the operation's
+ * `whenWorkFails` keeps it (http/operation-policy.ts).
  */
 export async function runCharged<T>(
   deps: AppDeps,
   payer: Payer,
-  name: OperationName,
+  policy: OperationPolicy,
   isWrite: boolean,
   work: () => Promise<T>,
 ): Promise<{ result: T; charge: RateCharge }> {
@@ -30,12 +25,12 @@ export async function runCharged<T>(
     result = await work();
   } catch (error) {
     // Not given back for a fetch from elsewhere: a failed fetch cost the remote host as much.
-    if (!CHARGED_BEFORE.has(name)) await refund(deps, payer, charge, 1);
+    if (policy.whenWorkFails === 'refund') await refund(deps, payer, charge, 1);
     throw error;
   }
   if (!isWrite) {
     // Over the allowance here is a 429 that keeps the reserved object: the work was done.
-    const rest = countObjects(name, result) - 1;
+    const rest = countObjects(result, policy.chargesMemberIds) - 1;
     if (rest > 0) {
       const taken = chargeOrThrow(deps, payer, rest);
       charge = taken instanceof Promise ? await taken : taken;

@@ -9,7 +9,6 @@ import {
   extensionFieldsOf,
   type OperationName,
 } from '../../api/operations.ts';
-import { changesAuth } from '../auth/auth-cache.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { callerAddress } from '../auth/caller-address.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
@@ -25,6 +24,7 @@ import { NO_FIELDS, bodyOf, bodyParser, formParser } from './field-parsers.ts';
 import { HttpError } from './http-error.ts';
 import { IGNORED_FIELDS_HEADER, ignoredFieldsHeader } from './ignored-fields.ts';
 import { JsonText } from './json-text.ts';
+import { OPERATION_POLICY, type OperationPolicy } from './operation-policy.ts';
 import { readMultipart } from './multipart-body.ts';
 import type { HandlerResult, ParamsOf, RouteContext, RouteHandler } from './route-context.ts';
 import { API_HEADERS } from './security-headers.ts';
@@ -43,7 +43,9 @@ declare module 'fastify' {
 }
 
 /**
- * Registers one operation of spec §4 from the contract's table. Each step is a module of its own:
+ * Registers one operation of spec §4 from the contract's table (src/api/operations.ts), its
+ * permissions (src/api/operation-permissions.ts) and what the server alone needs to know of it
+ * (http/operation-policy.ts), each entry looked up here once. Each step is a module of its own:
  * authenticate (§5.1, auth/authenticate.ts), choose the account (§4.8, account-choice.ts), check
  * the permission and scope (§2.6, §5.2, authorize.ts), decode the query and body (§1,
  * field-parsers.ts), charge the rate limit before the work (§8, charged-run.ts), run the handler
@@ -61,9 +63,10 @@ export function defineRoute<K extends OperationName>(
   if (operation.section === EXTENSION && !deps.config.extensions) return;
   // …and an extension field is neither answered nor accepted.
   const hiddenFields = deps.config.extensions ? [] : extensionFieldsOf(name);
-  const global = Boolean(ROUTE_PERMISSIONS[name].global);
+  const rule = ROUTE_PERMISSIONS[name];
+  const policy: OperationPolicy = OPERATION_POLICY[name];
+  const global = Boolean(rule.global);
   const isWrite = operation.method !== 'GET';
-  const invalidatesAuth = isWrite && changesAuth(name);
   const querySchema = 'query' in operation ? operation.query : NO_FIELDS;
   // With EXTENSIONS=off an extension query parameter is unknown, so refused (http/spec-only.ts).
   const parseQuery = formParser(
@@ -112,7 +115,7 @@ export function defineRoute<K extends OperationName>(
       search?.delete(ACCOUNT_ID_PARAM);
       const resolved = resolveAccount(deps, principal, name, accountId, global);
       const account = resolved instanceof Promise ? await resolved : resolved;
-      assertAllowed(principal, scopes, name);
+      assertAllowed(principal, scopes, rule, policy.scope);
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search?.size ? search : null);
       const { body, ignored } = decodeBody(fromBody?.rest ?? null);
@@ -136,14 +139,14 @@ export function defineRoute<K extends OperationName>(
       const run = await runCharged<HandlerResult<K> | JsonText>(
         deps,
         payer,
-        name,
+        policy,
         isWrite,
         async () => {
           if (!isWrite) return handler(context(deps.db));
           // The unit of work stores the documents of the contacts the write changed.
           const written = await writeTransaction(deps.db, (trx) => handler(context(trx)));
           // Committed: the next request, in this process, sees a revoked key or a changed account.
-          if (invalidatesAuth) deps.authCache.forget();
+          if (policy.emptiesAuthCache) deps.authCache.forget();
           return written;
         },
       );
@@ -154,7 +157,7 @@ export function defineRoute<K extends OperationName>(
       reply.headers(API_HEADERS);
       if (deps.config.extensions) setRateHeaders(reply, run.charge, payer.allowance);
       if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-      return sendAnswer(reply, name, result);
+      return sendAnswer(reply, policy.envelope, result);
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { generateKey, hashKey } from '../auth/keys.ts';
-import { grantableScopes } from '../auth/route-scopes.ts';
+import { grantableScopes } from '../auth/grantable-scopes.ts';
 import type { Database } from '../db/schema.ts';
 import { principalOfAdministrator } from './administrator-principal.ts';
 import { findClient, hasRedirectUri, type OAuthClientRow } from './clients.repository.ts';

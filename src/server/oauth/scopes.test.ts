@@ -1,15 +1,22 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
-import { ROUTE_SCOPES } from '../auth/route-scopes.ts';
+import { OPERATION_POLICY } from '../http/operation-policy.ts';
 import { databaseSnapshot } from '../test/db-snapshot.ts';
-import { OPERATION_NAMES, callOperation, isErrorShape, prepareCall, seedAccount, type AccountSeed } from '../test/fixtures.ts';
+import {
+  OPERATION_NAMES,
+  callOperation,
+  isErrorShape,
+  prepareCall,
+  seedAccount,
+  type AccountSeed,
+} from '../test/fixtures.ts';
 import { describeEachDialect, startTestServer, type TestServer } from '../test/harness.ts';
 import type { CreatedClient } from './clients.service.ts';
 import { Browser, createPerson, obtainTokens, registerClient } from './oauth-test-support.ts';
 import { SCOPES, type Scope } from './scopes.ts';
 
 /**
- * Issue #4 scopes, generated from ROUTE_SCOPES like SECURITY.md 16 is from ROUTE_PERMISSIONS: for
+ * Issue #4 scopes, generated from the `scope` of each operation (http/operation-policy.ts) like SECURITY.md 16 is from ROUTE_PERMISSIONS: for
  * every operation, an access token of a superadmin granted every scope but the operation's gets 403
  * and changes nothing; a token granted that scope alone gets through.
  */
@@ -18,7 +25,10 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
   let seed: AccountSeed;
   let client: CreatedClient;
   /** One signed-in browser per kind of administrator: tokens are minted without a password. */
-  const people = { account: { username: '', browser: new Browser() }, global: { username: '', browser: new Browser() } };
+  const people = {
+    account: { username: '', browser: new Browser() },
+    global: { username: '', browser: new Browser() },
+  };
   const tokens = new Map<string, string>();
 
   beforeAll(async () => {
@@ -26,7 +36,9 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
     seed = await seedAccount(server, server.account.id, server.account.name);
     client = await registerClient(server);
     people.account.username = (await createPerson(server)).username;
-    people.global.username = (await createPerson(server, { accountId: null, permissions: ['superadmin', 'account'] })).username;
+    people.global.username = (
+      await createPerson(server, { accountId: null, permissions: ['superadmin', 'account'] })
+    ).username;
   });
   afterAll(() => server.close());
 
@@ -42,9 +54,10 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
   }
 
   it('names the scope of every operation of the contract', () => {
-    expect(Object.keys(ROUTE_SCOPES).sort()).toEqual([...OPERATION_NAMES].sort());
+    expect(Object.keys(OPERATION_POLICY).sort()).toEqual([...OPERATION_NAMES].sort());
     // Every scope is used by some operation: none is offered for nothing.
-    expect(new Set(Object.values(ROUTE_SCOPES).filter((scope) => scope !== null))).toEqual(new Set(SCOPES));
+    const used = Object.values(OPERATION_POLICY).map((policy) => policy.scope);
+    expect(new Set(used.filter((scope) => scope !== null))).toEqual(new Set(SCOPES));
   });
 
   it('answers who is calling to a token granted any one scope (caller.get needs none)', async () => {
@@ -55,12 +68,15 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
   });
 
   for (const name of OPERATION_NAMES) {
-    const scope = ROUTE_SCOPES[name];
+    const scope = OPERATION_POLICY[name].scope;
     if (scope === null) continue;
     const kind = ROUTE_PERMISSIONS[name].global ? 'global' : 'account';
 
     it(`${name}: 403 without ${scope}`, async () => {
-      const token = await tokenFor(kind, SCOPES.filter((s) => s !== scope && (kind === 'global' || !s.startsWith('accounts:'))));
+      const token = await tokenFor(
+        kind,
+        SCOPES.filter((s) => s !== scope && (kind === 'global' || !s.startsWith('accounts:'))),
+      );
       const { pathId, form, query } = await prepareCall(server, name, seed, true);
       const before = await databaseSnapshot(server.database.db);
       const response = await callOperation(server, name, { key: token, pathId, form, query });

@@ -1,6 +1,6 @@
 /**
  * The scopes an OAuth client may ask for (spec §5.2 leaves the list open): read and write per area
- * of the API. Each operation needs exactly one (auth/route-scopes.ts); a token only ever gets the
+ * of the API. Each operation needs exactly one (http/operation-policy.ts); a token only ever gets the
  * scopes its administrator's permissions can use (README "OAuth").
  */
 export const SCOPES = [

@@ -1,5 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import type { OperationName } from '../../api/operations.ts';
 import type { AppDeps } from '../http/app-deps.ts';
 import { HttpError } from '../http/http-error.ts';
 import { JsonText } from '../http/json-text.ts';
@@ -38,7 +37,12 @@ export function chargeOrThrow(deps: AppDeps, payer: Payer, cost: number): MaybeP
     : acceptedCharge(charge, payer.allowance, deps.config.extensions);
 }
 
-export function refund(deps: AppDeps, payer: Payer, charge: RateCharge, amount: number): Promise<void> {
+export function refund(
+  deps: AppDeps,
+  payer: Payer,
+  charge: RateCharge,
+  amount: number,
+): Promise<void> {
   return deps.rateLimiter.refund(payer.counter, charge.windowStart, amount);
 }
 
@@ -74,16 +78,17 @@ function rateHeaders(charge: RateCharge, allowance: number): Record<string, stri
  * (issue 16 finding 2). They are charged rather than left out: spec §2.4 makes `contacts` a field of
  * every list object and §4.4's get all answers "list objects", with no carve-out for collections
  * like §2.7's for accounts, so clients in production may read them there (the dashboard counts
- * members with them). What is returned is what is charged.
+ * members with them). What is returned is what is charged. `withMemberIds`: the operation's answer
+ * carries them (`chargesMemberIds` in http/operation-policy.ts).
  */
-export function countObjects(name: OperationName, result: unknown): number {
+export function countObjects(result: unknown, withMemberIds: boolean): number {
   if (result instanceof JsonText) return result.objects;
   const items = Array.isArray(result)
     ? (result as unknown[])
     : Array.isArray((result as { data?: unknown } | null)?.data)
-      ? ((result as { data: unknown[] }).data)
+      ? (result as { data: unknown[] }).data
       : [result];
-  if (!MEMBER_IDS.has(name)) return items.length;
+  if (!withMemberIds) return items.length;
   let count = items.length;
   for (const item of items) {
     const ids = (item as { contacts?: unknown } | null)?.contacts;
@@ -91,9 +96,6 @@ export function countObjects(name: OperationName, result: unknown): number {
   }
   return count;
 }
-
-/** The reads whose objects carry member ids (spec §2.4 `contacts`). */
-const MEMBER_IDS: ReadonlySet<OperationName> = new Set(['lists.list', 'lists.get']);
 
 export function setRateHeaders(reply: FastifyReply, charge: RateCharge, allowance: number): void {
   reply.headers(rateHeaders(charge, allowance));

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { grantableScopes } from '../auth/route-scopes.ts';
+import { grantableScopes } from '../auth/grantable-scopes.ts';
 import type { Database } from '../db/schema.ts';
 import { principalOfAdministrator } from '../oauth/administrator-principal.ts';
 import {

@@ -1,0 +1,110 @@
+import type { OperationName } from '../../api/operations.ts';
+import type { Scope } from '../oauth/scopes.ts';
+
+/**
+ * What the server needs to know about one operation beyond the contract (src/api/operations.ts:
+ * method, path, query, body, answer) and its permissions (src/api/operation-permissions.ts, which
+ * the dashboard reads too). One entry per operation, checked by the compiler: a new operation
+ * without an entry does not build, so none of these can be missed silently. define-route.ts reads
+ * an operation's entry once, when it registers the route.
+ */
+export interface OperationPolicy {
+  /**
+   * The OAuth scope an access token needs (spec §5.2 rule 3), besides its administrator's
+   * permission; an API key has no scopes. null only for what concerns the token itself.
+   */
+  readonly scope: Scope | null;
+  /**
+   * `data`: the answer is an array sent as `{"data": [...]}`. Spec §4.4 and §4.6 answer "a JSON
+   * object containing an array" (§1 rule 3: every body is an object) without naming the key; the
+   * reference server uses `data`, as on the paged collections. `none`: sent as the handler returns
+   * it (spec §4.7 answers accounts as a bare "JSON list").
+   */
+  readonly envelope: 'data' | 'none';
+  /**
+   * What happens to the one object every request reserves before its work (spec §8,
+   * rate-limit/charge.ts) when the work fails: `refund` gives it back; `keep` is for reads that
+   * make the server fetch from elsewhere (the image proxy, an extension), as the fetch was made.
+   */
+  readonly whenWorkFails: 'refund' | 'keep';
+  /**
+   * The answer's objects carry member ids (spec §2.4 `contacts`), which are charged one each
+   * (spec §8 rule 1, SECURITY.md 30: what is returned is what is charged).
+   */
+  readonly chargesMemberIds: boolean;
+  /**
+   * A write that may change an administrator, a key or an account (users, accounts; lists, whose
+   * renaming rewrites limit_lists): the auth cache (auth/auth-cache.ts) is emptied once it commits.
+   * False for every read, and for the writes of the address book and the messages, which are
+   * also the frequent ones.
+   */
+  readonly emptiesAuthCache: boolean;
+}
+
+/** Most operations: answered as returned, refunded on failure, no member ids, auth untouched. */
+const plain = {
+  envelope: 'none',
+  whenWorkFails: 'refund',
+  chargesMemberIds: false,
+  emptiesAuthCache: false,
+} as const;
+
+const read = (scope: Scope | null) => ({ ...plain, scope });
+const write = (scope: Scope) => ({ ...plain, scope });
+/** A write the auth cache must not outlive. */
+const authWrite = (scope: Scope) => ({ ...plain, scope, emptiesAuthCache: true });
+
+export const OPERATION_POLICY = {
+  'contacts.get': read('contacts:read'),
+  'contacts.list': read('contacts:read'),
+  'contacts.create': write('contacts:write'),
+  'contacts.update': write('contacts:write'),
+  'contacts.delete': write('contacts:write'),
+
+  'emails.get': read('contacts:read'),
+  'emails.create': write('contacts:write'),
+  'emails.update': write('contacts:write'),
+  'emails.delete': write('contacts:write'),
+
+  'membership.get': read('contacts:read'),
+  'membership.create': write('contacts:write'),
+  'membership.update': write('contacts:write'),
+  'membership.delete': write('contacts:write'),
+
+  'lists.list': { ...read('lists:read'), envelope: 'data', chargesMemberIds: true },
+  'lists.get': { ...read('lists:read'), chargesMemberIds: true },
+  'lists.create': authWrite('lists:write'),
+  'lists.update': authWrite('lists:write'),
+  'lists.delete': authWrite('lists:write'),
+
+  'messages.list': read('messages:read'),
+  'messages.get': read('messages:read'),
+  'messages.send': write('messages:write'),
+  'messages.delete': write('messages:write'),
+  'messages.image': { ...read('messages:read'), whenWorkFails: 'keep' },
+
+  'held.list': read('messages:read'),
+  'held.get': read('messages:read'),
+  // The held queue's writes touch no key or account but empty the cache, as every write outside
+  // the address book and the messages does: they are rare, so it costs a reload now and then.
+  'held.approve': authWrite('messages:write'),
+  'held.reject': authWrite('messages:write'),
+  'held.discard': authWrite('messages:write'),
+  'held.bulk': authWrite('messages:write'),
+
+  'users.list': { ...read('users:read'), envelope: 'data' },
+  'users.get': read('users:read'),
+  'users.create': authWrite('users:write'),
+  'users.update': authWrite('users:write'),
+  'users.retrieveKey': authWrite('users:write'),
+  'users.delete': authWrite('users:write'),
+
+  'accounts.list': read('accounts:read'),
+  'accounts.get': read('accounts:read'),
+  'accounts.create': authWrite('accounts:write'),
+  'accounts.update': authWrite('accounts:write'),
+  'accounts.delete': authWrite('accounts:write'),
+
+  // null: about the token itself, so every token reads it (the dashboard asks who signed in).
+  'caller.get': read(null),
+} as const satisfies Record<OperationName, OperationPolicy>;
