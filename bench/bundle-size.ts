@@ -41,9 +41,10 @@ const pageCeilingBytes: Record<string, number> = {
   'shell + contact-import': 168_000,
   'shell + contact-new': 175_000,
   'shell + contact': 179_000,
-  'shell + contacts': 179_000,
+  // +1 kB: the filter by list (issue 17 item 1), merged after the zod trim lowered the ceilings.
+  'shell + contacts': 180_000,
   'shell + held': 162_000,
-  'shell + list-members': 170_000,
+  'shell + list-members': 171_000,
   'shell + list-settings': 184_000,
   'shell + lists': 175_000,
   'shell + message-new': 177_000,
