@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeFormula, parseCsv, toCsv } from './csv.ts';
+import { parseCsv } from './csv-parse.ts';
+import { escapeFormula, toCsv } from './csv.ts';
 
 describe('CSV', () => {
   it('quotes the fields that need it, doubling quotes, and ends records with CRLF', () => {
@@ -17,7 +18,9 @@ describe('CSV', () => {
     expect(escapeFormula('=HYPERLINK("x")\nmore')).toBe('\'=HYPERLINK("x")\nmore');
     expect(escapeFormula('Ann = Bob')).toBe('Ann = Bob');
     expect(escapeFormula('')).toBe('');
-    expect(parseCsv(toCsv([['=SUM(A1)', '@me', 'plain']]))).toEqual([["'=SUM(A1)", "'@me", 'plain']]);
+    expect(parseCsv(toCsv([['=SUM(A1)', '@me', 'plain']]))).toEqual([
+      ["'=SUM(A1)", "'@me", 'plain'],
+    ]);
   });
 
   it('parses quoted fields, doubled quotes, CRLF and LF line ends', () => {
@@ -29,7 +32,9 @@ describe('CSV', () => {
   });
 
   it('detects a semicolon delimiter (spreadsheets in many locales write it)', () => {
-    expect(parseCsv('email;firstname;lists\nann@example.org;Ann;"news;x"\nbob@example.org;Bob,Jr;\n')).toEqual([
+    expect(
+      parseCsv('email;firstname;lists\nann@example.org;Ann;"news;x"\nbob@example.org;Bob,Jr;\n'),
+    ).toEqual([
       ['email', 'firstname', 'lists'],
       ['ann@example.org', 'Ann', 'news;x'],
       ['bob@example.org', 'Bob,Jr', ''],

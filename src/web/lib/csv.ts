@@ -1,5 +1,3 @@
-import Papa from 'papaparse';
-
 /**
  * A cell a spreadsheet would run as a formula: it starts with `=`, `+`, `-`, `@`, a tab or CR
  * (OWASP "CSV injection"). Papa Parse's own default pattern ends in `.*$` without the `s` flag, so
@@ -17,21 +15,18 @@ export function escapeFormula(cell: string): string {
  * escaped with a leading `'`: every file the dashboard offers may be opened in a spreadsheet.
  */
 export function toCsv(rows: readonly (readonly string[])[]): string {
-  return Papa.unparse(rows.map((row) => row.map(escapeFormula)), { newline: '\r\n' }) + '\r\n';
+  return rows
+    .map((row) => row.map((cell) => csvField(escapeFormula(cell))).join(',') + '\r\n')
+    .join('');
 }
 
 /**
- * Parses CSV with Papa Parse, detecting the delimiter (`,`, `;`, tab or `|`: spreadsheets in many
- * locales write `;`) unless one is given. A byte-order mark is dropped, and blank lines too.
+ * A field as RFC 4180 writes it: quoted, with quotes doubled, when it holds a comma, a quote or a
+ * line break, or starts or ends with a space (which some readers trim). Writing is these few lines;
+ * reading, with its delimiter guessing, is Papa Parse's (csv-parse.ts), loaded only by the import.
  */
-export function parseCsv(text: string, delimiter = ''): string[][] {
-  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const result = Papa.parse<string[]>(source, {
-    delimiter,
-    delimitersToGuess: [',', ';', '\t', '|'],
-    skipEmptyLines: true,
-  });
-  return result.data;
+function csvField(cell: string): string {
+  return /[",\r\n]|^\s|\s$/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
 }
 
 /** Offers text as a file download (a Blob URL, released once the click has been handled). */

@@ -6,7 +6,8 @@ import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
-import { downloadText, parseCsv } from '../../../lib/csv.ts';
+import { downloadText } from '../../../lib/csv.ts';
+import { parseCsv } from '../../../lib/csv-parse.ts';
 import {
   TARGET_LABELS,
   describeImport,

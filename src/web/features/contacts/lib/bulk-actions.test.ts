@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../../../api/schemas/contact.ts';
-import { parseCsv } from '../../../lib/csv.ts';
+import { parseCsv } from '../../../lib/csv-parse.ts';
 import { describePlan, failedContactsCsv, planBulk } from './bulk-actions.ts';
 
 const contact = (id: number, lists: string[]): Contact => ({

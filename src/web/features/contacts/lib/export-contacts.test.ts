@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact, ContactQuery } from '../../../../api/schemas/contact.ts';
-import { parseCsv } from '../../../lib/csv.ts';
+import { parseCsv } from '../../../lib/csv-parse.ts';
 import { contactsToCsv, fetchAllContacts } from './export-contacts.ts';
 
 function contact(id: number, extra: Partial<Contact> & Record<string, unknown> = {}): Contact {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../lib/csv.ts';
+import { parseCsv } from '../../../lib/csv-parse.ts';
 import {
   describeImport,
   existingOwner,

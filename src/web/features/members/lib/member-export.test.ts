@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../../../api/schemas/contact.ts';
-import { parseCsv } from '../../../lib/csv.ts';
+import { parseCsv } from '../../../lib/csv-parse.ts';
 import { membersToCsv } from './member-export.ts';
 
 describe('members export', () => {
