@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
@@ -49,6 +50,12 @@ const Env = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    // Checked here, before anything starts: nodemailer's own refusal repeats the URL, password
+    // included (SECURITY.md 39). The message never quotes the value.
+    .refine(
+      isRelayUrl,
+      'SMTP_URL must be a URL with a host name (percent-encode reserved characters in the user name and password)',
+    )
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /** Optional DKIM signing of what goes out: all three, or none. */
@@ -131,6 +138,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   };
 }
 
+/** A URL nodemailer reads as a relay: WHATWG-valid, with a host that needs no decoding. */
+function isRelayUrl(value: string): boolean {
+  try {
+    const { hostname } = new URL(value);
+    return hostname !== '' && !hostname.includes('%');
+  } catch {
+    return false;
+  }
+}
+
 function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
   const given = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY].filter(Boolean).length;
   if (given === 0) return null;
@@ -138,8 +155,27 @@ function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
     throw new Error(
       'Invalid configuration: DKIM needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY',
     );
-  const key = e.DKIM_PRIVATE_KEY.includes('-----BEGIN')
-    ? e.DKIM_PRIVATE_KEY
-    : fs.readFileSync(e.DKIM_PRIVATE_KEY, 'utf8');
+  const key = pemOrFile('DKIM_PRIVATE_KEY', e.DKIM_PRIVATE_KEY);
+  try {
+    crypto.createPrivateKey(key);
+  } catch {
+    // Refused at start rather than on every send; the message names the setting, never its value.
+    throw new Error('Invalid configuration: DKIM_PRIVATE_KEY is not a private key in PEM');
+  }
   return { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKey: key };
+}
+
+/**
+ * A PEM setting given as its text or as a path to it. A value that is neither is refused without
+ * being repeated: it may be key material pasted without its armour (SECURITY.md 39).
+ */
+function pemOrFile(name: string, value: string): string {
+  if (value.includes('-----BEGIN')) return value;
+  try {
+    return fs.readFileSync(value, 'utf8');
+  } catch {
+    throw new Error(
+      `Invalid configuration: ${name} is neither PEM text ("-----BEGIN …") nor a readable file`,
+    );
+  }
 }
