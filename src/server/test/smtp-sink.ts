@@ -108,6 +108,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       });
     },
   });
+  // A sender killed mid-transaction resets its connection: a relay shrugs that off.
+  server.on('error', () => undefined);
   server.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
