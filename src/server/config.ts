@@ -40,6 +40,9 @@ const Env = z.object({
   /** Mail in (README "Mail"): the SMTP listener's port; unset: no listener. 0: any free port. */
   SMTP_IN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SMTP_IN_HOST: z.string().min(1).optional(),
+  /** STARTTLS on the listener: its private key and certificate chain (PEM text or paths), both or neither. */
+  SMTP_IN_TLS_KEY: z.string().optional(),
+  SMTP_IN_TLS_CERT: z.string().optional(),
   /** The largest message the listener takes, in bytes. */
   SMTP_IN_MAX_BYTES: z.coerce
     .number()
@@ -95,6 +98,8 @@ export interface ServerConfig {
 export interface MailConfig {
   smtpInPort: number | null;
   smtpInHost: string;
+  /** The listener's STARTTLS key and certificate (PEM); null: STARTTLS not offered. */
+  smtpInTls: { key: string; cert: string } | null;
   smtpInMaxBytes: number;
   smtpUrl: string | undefined;
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
@@ -128,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mail: {
       smtpInPort: e.SMTP_IN_PORT ?? null,
       smtpInHost: e.SMTP_IN_HOST ?? e.HOST,
+      smtpInTls: smtpInTlsOf(e),
       smtpInMaxBytes: e.SMTP_IN_MAX_BYTES,
       smtpUrl: e.SMTP_URL,
       dkim: dkimOf(e),
@@ -163,6 +169,25 @@ function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
     throw new Error('Invalid configuration: DKIM_PRIVATE_KEY is not a private key in PEM');
   }
   return { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKey: key };
+}
+
+function smtpInTlsOf(e: z.infer<typeof Env>): MailConfig['smtpInTls'] {
+  if (!e.SMTP_IN_TLS_KEY && !e.SMTP_IN_TLS_CERT) return null;
+  if (!e.SMTP_IN_TLS_KEY || !e.SMTP_IN_TLS_CERT)
+    throw new Error('Invalid configuration: STARTTLS needs SMTP_IN_TLS_KEY and SMTP_IN_TLS_CERT');
+  const key = pemOrFile('SMTP_IN_TLS_KEY', e.SMTP_IN_TLS_KEY);
+  const cert = pemOrFile('SMTP_IN_TLS_CERT', e.SMTP_IN_TLS_CERT);
+  try {
+    crypto.createPrivateKey(key);
+  } catch {
+    throw new Error('Invalid configuration: SMTP_IN_TLS_KEY is not a private key in PEM');
+  }
+  try {
+    new crypto.X509Certificate(cert);
+  } catch {
+    throw new Error('Invalid configuration: SMTP_IN_TLS_CERT is not a certificate in PEM');
+  }
+  return { key, cert };
 }
 
 /**

@@ -47,6 +47,7 @@ export async function startMail(
           host: config.mail.smtpInHost,
           port: config.mail.smtpInPort,
           maxBytes: config.mail.smtpInMaxBytes,
+          tls: config.mail.smtpInTls,
           onError,
           onReceived: (received) => {
             worker.nudge();

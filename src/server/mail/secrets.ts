@@ -2,9 +2,9 @@ import type { MailConfig } from '../config.ts';
 
 /**
  * What of the mail settings no log line may show (SECURITY.md 39): the relay's password in
- * SMTP_URL, as written and percent-decoded, and the lines of the DKIM private key.
+ * SMTP_URL, as written and percent-decoded, and the lines of the DKIM and STARTTLS private keys.
  */
-export function mailSecrets(config: Pick<MailConfig, 'smtpUrl' | 'dkim'>): string[] {
+export function mailSecrets(config: Pick<MailConfig, 'smtpUrl' | 'dkim' | 'smtpInTls'>): string[] {
   const secrets: string[] = [];
   if (config.smtpUrl) {
     const rest = config.smtpUrl.slice(config.smtpUrl.indexOf('//') + 2);
@@ -14,9 +14,10 @@ export function mailSecrets(config: Pick<MailConfig, 'smtpUrl' | 'dkim'>): strin
     const written = colon === -1 ? '' : userinfo.slice(colon + 1);
     secrets.push(written, decoded(written));
   }
-  // Each line of the key's base64 (the last, short one aside: it could match anything).
-  for (const line of config.dkim?.privateKey.split(/\r?\n/) ?? [])
-    if (!line.startsWith('-----') && line.trim().length >= 16) secrets.push(line.trim());
+  // Each line of a key's base64 (the last, short one aside: it could match anything).
+  for (const key of [config.dkim?.privateKey, config.smtpInTls?.key])
+    for (const line of key?.split(/\r?\n/) ?? [])
+      if (!line.startsWith('-----') && line.trim().length >= 16) secrets.push(line.trim());
   return [...new Set(secrets.filter((secret) => secret !== ''))].sort(
     (a, b) => b.length - a.length,
   );
