@@ -64,7 +64,7 @@ function timesEach(recipients: readonly string[]): Map<string, number> {
  */
 describeEachDialect('mail crash', (dialect) => {
   it(
-    'a kill -9 during a fan-out to 10,000 addresses loses no delivery and repeats none',
+    'a kill -9 during a fan-out to 10,000 addresses into the local sink loses no delivery and leaves each address there once',
     { timeout: 180_000 },
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-mail-crash-'));
