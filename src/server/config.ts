@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
@@ -39,6 +40,9 @@ const Env = z.object({
   /** Mail in (README "Mail"): the SMTP listener's port; unset: no listener. 0: any free port. */
   SMTP_IN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SMTP_IN_HOST: z.string().min(1).optional(),
+  /** STARTTLS on the listener: its private key and certificate chain (PEM text or paths), both or neither. */
+  SMTP_IN_TLS_KEY: z.string().optional(),
+  SMTP_IN_TLS_CERT: z.string().optional(),
   /** The largest message the listener takes, in bytes. */
   SMTP_IN_MAX_BYTES: z.coerce
     .number()
@@ -49,6 +53,12 @@ const Env = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    // Checked here, before anything starts: nodemailer's own refusal repeats the URL, password
+    // included (SECURITY.md 39). The message never quotes the value.
+    .refine(
+      isRelayUrl,
+      'SMTP_URL must be a URL with a host name (percent-encode reserved characters in the user name and password)',
+    )
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /** Optional DKIM signing of what goes out: all three, or none. */
@@ -88,6 +98,8 @@ export interface ServerConfig {
 export interface MailConfig {
   smtpInPort: number | null;
   smtpInHost: string;
+  /** The listener's STARTTLS key and certificate (PEM); null: STARTTLS not offered. */
+  smtpInTls: { key: string; cert: string } | null;
   smtpInMaxBytes: number;
   smtpUrl: string | undefined;
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
@@ -121,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mail: {
       smtpInPort: e.SMTP_IN_PORT ?? null,
       smtpInHost: e.SMTP_IN_HOST ?? e.HOST,
+      smtpInTls: smtpInTlsOf(e),
       smtpInMaxBytes: e.SMTP_IN_MAX_BYTES,
       smtpUrl: e.SMTP_URL,
       dkim: dkimOf(e),
@@ -131,6 +144,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   };
 }
 
+/** A URL nodemailer reads as a relay: WHATWG-valid, with a host that needs no decoding. */
+function isRelayUrl(value: string): boolean {
+  try {
+    const { hostname } = new URL(value);
+    return hostname !== '' && !hostname.includes('%');
+  } catch {
+    return false;
+  }
+}
+
 function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
   const given = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY].filter(Boolean).length;
   if (given === 0) return null;
@@ -138,8 +161,46 @@ function dkimOf(e: z.infer<typeof Env>): MailConfig['dkim'] {
     throw new Error(
       'Invalid configuration: DKIM needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY',
     );
-  const key = e.DKIM_PRIVATE_KEY.includes('-----BEGIN')
-    ? e.DKIM_PRIVATE_KEY
-    : fs.readFileSync(e.DKIM_PRIVATE_KEY, 'utf8');
+  const key = pemOrFile('DKIM_PRIVATE_KEY', e.DKIM_PRIVATE_KEY);
+  try {
+    crypto.createPrivateKey(key);
+  } catch {
+    // Refused at start rather than on every send; the message names the setting, never its value.
+    throw new Error('Invalid configuration: DKIM_PRIVATE_KEY is not a private key in PEM');
+  }
   return { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKey: key };
+}
+
+function smtpInTlsOf(e: z.infer<typeof Env>): MailConfig['smtpInTls'] {
+  if (!e.SMTP_IN_TLS_KEY && !e.SMTP_IN_TLS_CERT) return null;
+  if (!e.SMTP_IN_TLS_KEY || !e.SMTP_IN_TLS_CERT)
+    throw new Error('Invalid configuration: STARTTLS needs SMTP_IN_TLS_KEY and SMTP_IN_TLS_CERT');
+  const key = pemOrFile('SMTP_IN_TLS_KEY', e.SMTP_IN_TLS_KEY);
+  const cert = pemOrFile('SMTP_IN_TLS_CERT', e.SMTP_IN_TLS_CERT);
+  try {
+    crypto.createPrivateKey(key);
+  } catch {
+    throw new Error('Invalid configuration: SMTP_IN_TLS_KEY is not a private key in PEM');
+  }
+  try {
+    new crypto.X509Certificate(cert);
+  } catch {
+    throw new Error('Invalid configuration: SMTP_IN_TLS_CERT is not a certificate in PEM');
+  }
+  return { key, cert };
+}
+
+/**
+ * A PEM setting given as its text or as a path to it. A value that is neither is refused without
+ * being repeated: it may be key material pasted without its armour (SECURITY.md 39).
+ */
+function pemOrFile(name: string, value: string): string {
+  if (value.includes('-----BEGIN')) return value;
+  try {
+    return fs.readFileSync(value, 'utf8');
+  } catch {
+    throw new Error(
+      `Invalid configuration: ${name} is neither PEM text ("-----BEGIN …") nor a readable file`,
+    );
+  }
 }

@@ -72,4 +72,55 @@ describeEachDialect('digests and welcome messages', (dialect) => {
     expect(digest?.parsed.text).toContain('Second post body');
     expect(await queueDigests(server.database.db)).toBe(0);
   });
+
+  it('follows the address’s digest setting unless the membership overrides it, either way (spec §2.3)', async () => {
+    const list = await server.request('POST', '/api/2/lists/', { form: { name: 'readers' } });
+    expect(list.status, list.body).toBe(200);
+    // [address, the address's digest, the membership's digest (null: the address's)]
+    const members = [
+      ['own-digest@members.example', true, null],
+      ['own-digest-overridden@members.example', true, false],
+      ['forced-digest@members.example', false, true],
+      ['plain@members.example', false, null],
+    ] as const;
+    for (const [email, addressDigest, membershipDigest] of members) {
+      const created = await server.request('POST', '/api/2/contacts/', {
+        form: { emails: [email] },
+      });
+      const contact = Contact.parse(created.json);
+      const updated = await server.request('PUT', `/api/2/emails/${contact.emails[0]?.id ?? 0}/`, {
+        form: { digest: addressDigest },
+      });
+      expect(updated.status, updated.body).toBe(200);
+      const membership = await server.request('POST', '/api/2/membership/', {
+        form: {
+          contact: contact.id,
+          list: 'readers',
+          ...(membershipDigest === null ? {} : { digest: membershipDigest }),
+        },
+      });
+      expect(membership.status, membership.body).toBe(200);
+    }
+    const sent = await server.request('POST', '/api/2/messages/', {
+      form: { list: 'readers', subject: 'Reader news', content_plain: 'Reader news body' },
+    });
+    expect(sent.status, sent.body).toBe(200);
+    await worker.drainAll();
+    const got = (subject: string) =>
+      sink.mails
+        .filter((m) => m.parsed.subject?.startsWith(subject))
+        .flatMap((m) => m.to)
+        .filter((to) => members.some(([email]) => email === to))
+        .sort();
+    expect(got('Reader news')).toEqual([
+      'own-digest-overridden@members.example',
+      'plain@members.example',
+    ]);
+    expect(await queueDigests(server.database.db)).toBe(2);
+    await worker.drainAll();
+    expect(got('Digest of readers@')).toEqual([
+      'forced-digest@members.example',
+      'own-digest@members.example',
+    ]);
+  });
 });

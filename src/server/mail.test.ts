@@ -211,6 +211,109 @@ describeEachDialect('mail in and out', (dialect) => {
     );
   });
 
+  it('holds a message sent twice (the same Message-ID, as an MTA retrying sends it) once, and takes both', async () => {
+    const before = sink.mails.length;
+    const messageId = `<twice-${Date.now()}@outside.example>`;
+    for (let copy = 0; copy < 2; copy += 1)
+      await client.sendMail({
+        from: 'erin@outside.example',
+        to: `moderated@${domain}`,
+        subject: 'Sent twice',
+        text: 'Did my first try get through?',
+        messageId,
+      });
+    await worker.drainAll();
+    expect((await heldPage()).data.filter((h) => h.message_id === messageId)).toHaveLength(1);
+    // One hold notice (send_hold_message is on), not one per copy.
+    expect(
+      sink.mails.slice(before).filter((m) => m.to.includes('erin@outside.example')),
+    ).toHaveLength(1);
+  });
+
+  describe('notices about held messages', () => {
+    /** What went to `address` since the mark `before`. */
+    const mailsTo = (address: string, before: number) =>
+      sink.mails.slice(before).filter((m) => m.to.includes(address));
+
+    it('tells the list’s moderator of a held message (notify_approval 1), from the list’s bounce address', async () => {
+      await createList('watched', {
+        moderate: 1,
+        notify_approval: 1,
+        moderator: 'mod@watchers.example',
+      });
+      const before = sink.mails.length;
+      await send(`watched@${domain}`, 'Watch this', 'Is this on topic?');
+      const held = (await heldPage()).data.find((h) => h.subject === 'Watch this');
+      await worker.drainAll();
+      const [notice, ...more] = mailsTo('mod@watchers.example', before);
+      expect(more).toEqual([]);
+      expect(notice?.from).toBe(`watched-bounces@${domain}`);
+      expect(notice?.parsed.subject).toBe(`A message to watched@${domain} is held for approval`);
+      expect(notice?.parsed.headers.get('auto-submitted')).toBe('auto-generated');
+      expect(notice?.parsed.text).toContain('From: carol@outside.example');
+      expect(notice?.parsed.text).toContain('Subject: Watch this');
+      expect(notice?.parsed.text).toContain(`Why: ${held?.reason ?? '?'}`);
+      expect(notice?.parsed.text).toContain(`held message ${String(held?.id)}`);
+    });
+
+    it('without a moderator tells the administrators who take approval notices; with notify_approval 0 nobody', async () => {
+      for (const [username, notifications] of [
+        ['approver@acme.example', ['approval']],
+        ['quiet@acme.example', ['subscription']],
+      ] as const) {
+        const user = await server.request('POST', '/api/2/users/', {
+          form: { username, permissions: ['approval'], notifications },
+        });
+        expect(user.status, user.body).toBe(200);
+      }
+      await createList('managed', { moderate: 1, notify_approval: 1 });
+      await createList('unannounced', { moderate: 1, notify_approval: 0 });
+      const before = sink.mails.length;
+      await send(`managed@${domain}`, 'For the managers', 'Hello.');
+      await send(`unannounced@${domain}`, 'For nobody', 'Hello.');
+      await worker.drainAll();
+      expect(mailsTo('approver@acme.example', before).map((m) => m.parsed.subject)).toEqual([
+        `A message to managed@${domain} is held for approval`,
+      ]);
+      expect(mailsTo('quiet@acme.example', before)).toEqual([]);
+      // Both are held all the same.
+      expect((await heldPage()).data.map((h) => h.subject)).toEqual(
+        expect.arrayContaining(['For the managers', 'For nobody']),
+      );
+    });
+
+    it('sends the sender the list’s reject message, with the moderator’s reason, when a moderator rejects; a discard tells nobody', async () => {
+      await createList('strict', {
+        moderate: 1,
+        send_reject_message: true,
+        reject_subject: 'Not posted to $LISTNAME',
+        reject_message: 'Sorry, $LISTNAME did not take "$SUBJECT".',
+      });
+      const from = 'dave@outside.example';
+      await send(`strict@${domain}`, 'Please post', 'My news.', {}, from);
+      await send(`strict@${domain}`, 'Spam to drop', 'Buy.', {}, from);
+      const heldNow = (await heldPage()).data;
+      const rejected = heldNow.find((h) => h.subject === 'Please post');
+      const discarded = heldNow.find((h) => h.subject === 'Spam to drop');
+      await worker.drainAll();
+      const before = sink.mails.length;
+      const reject = await server.request('POST', `/api/2/held/${String(rejected?.id)}/reject/`, {
+        form: { reason: 'Off topic here.' },
+      });
+      expect(reject.status, reject.body).toBe(200);
+      const discard = await server.request('POST', `/api/2/held/${String(discarded?.id)}/discard/`);
+      expect(discard.status, discard.body).toBe(200);
+      await worker.drainAll();
+      const [notice, ...more] = mailsTo(from, before);
+      expect(more).toEqual([]);
+      expect(notice?.parsed.subject).toBe(`Not posted to strict@${domain}`);
+      expect(notice?.parsed.text).toContain(`Sorry, strict@${domain} did not take "Please post".`);
+      expect(notice?.parsed.text).toContain('Off topic here.');
+      expect(notice?.parsed.headers.get('auto-submitted')).toBe('auto-replied');
+      expect((await archive()).data.map((m) => m.subject)).not.toContain('Please post');
+    });
+  });
+
   describe('threading', () => {
     it('threads a reply by In-Reply-To under the archived message', async () => {
       await send(`restricted@${domain}`, 'Thread start', 'First.', {}, members[0]);
@@ -225,6 +328,32 @@ describeEachDialect('mail in and out', (dialect) => {
       });
       const reply = (await archive()).data.find((m) => m.subject === 'Re: Thread start');
       expect(reply).toMatchObject({ parent: parent?.id, thread_id: parent?.thread_id });
+    });
+
+    it('threads a reply by References alone (no In-Reply-To) under the nearest message the list holds', async () => {
+      await send(`restricted@${domain}`, 'Refs root', 'Root.', {}, members[0]);
+      const root = (await archive()).data.find((m) => m.subject === 'Refs root');
+      const reply = async (subject: string, references: string[]) => {
+        await client.sendMail({
+          from: members[1],
+          to: `restricted@${domain}`,
+          subject,
+          text: 'A reply.',
+          references,
+        });
+        return (await archive()).data.find((m) => m.subject === subject);
+      };
+      // The last reference is the nearest; one the list never saw is passed over.
+      const first = await reply('Re: Refs root', [
+        root?.message_id ?? '',
+        '<never-seen@elsewhere.example>',
+      ]);
+      expect(first).toMatchObject({ parent: root?.id, thread_id: root?.thread_id });
+      const second = await reply('Re: Re: Refs root', [
+        root?.message_id ?? '',
+        first?.message_id ?? '',
+      ]);
+      expect(second).toMatchObject({ parent: first?.id, thread_id: root?.thread_id });
     });
   });
 });

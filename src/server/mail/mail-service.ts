@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { queueDigests } from './digest.ts';
 import { OutboxWorker } from './outbox.ts';
+import { mailSecrets, withoutSecrets } from './secrets.ts';
 import { startSmtpIn, type Received } from './smtp-in.ts';
 import { createTransport } from './transport.ts';
 
@@ -17,20 +18,25 @@ export interface MailService {
 
 /**
  * Mail for `listkeeper serve` (issue 18): the outbox worker always (API posts go out too), the
- * SMTP listener when SMTP_IN_PORT is set, and the daily digest on a timer.
+ * SMTP listener when SMTP_IN_PORT is set, and the daily digest on a timer. `onError` gets errors
+ * with the relay's password and the DKIM key taken out (SECURITY.md 39): a relay may echo what it
+ * was sent in its refusal, and a library may attach the URL to its error.
  */
 export async function startMail(
   config: ServerConfig,
   db: Kysely<Database>,
   hooks: { onError?: (error: unknown) => void; onReceived?: (received: Received) => void } = {},
 ): Promise<MailService> {
+  const secrets = mailSecrets(config.mail);
+  const report = hooks.onError;
+  const onError = report && ((error: unknown) => report(withoutSecrets(error, secrets)));
   const transport = createTransport(config.mail, config.dataDir);
   const worker = new OutboxWorker({
     db,
     transport,
     batchSize: config.mail.batchSize,
     leaseMs: config.mail.leaseMs,
-    onError: hooks.onError,
+    onError,
   });
   worker.start();
   const smtp =
@@ -41,7 +47,8 @@ export async function startMail(
           host: config.mail.smtpInHost,
           port: config.mail.smtpInPort,
           maxBytes: config.mail.smtpInMaxBytes,
-          onError: hooks.onError,
+          tls: config.mail.smtpInTls,
+          onError,
           onReceived: (received) => {
             worker.nudge();
             hooks.onReceived?.(received);
@@ -50,7 +57,7 @@ export async function startMail(
   const digest = setInterval(() => {
     queueDigests(db).then(
       (count) => count > 0 && worker.nudge(),
-      (error: unknown) => hooks.onError?.(error),
+      (error: unknown) => onError?.(error),
     );
   }, config.mail.digestIntervalSeconds * 1000);
   digest.unref();

@@ -10,24 +10,39 @@ import {
   type NoticeRow,
 } from '../repositories/notices.repository.ts';
 import {
-  batchAttempts,
   claimBatch,
   claimExpiredBatch,
   findPostForDelivery,
-  markBatchFailed,
+  finishBatch,
   markBatchSent,
   renewBatchLease,
   type ClaimedBatch,
+  type ClaimedDelivery,
+  type Unsent,
 } from '../repositories/outbox.repository.ts';
 import { listAddressOf } from './list-address.ts';
 import { bounceAddress, renderNotice, renderPost, type MailingList } from './render.ts';
-import type { MailTransport } from './transport.ts';
+import type { MailTransport, Refused } from './transport.ts';
 
-/** Retries wait 1 min, 2, 4, … up to 6 h; after 12 attempts (about a day and a half) the row fails. */
-const MAX_ATTEMPTS = 12;
+/**
+ * Retries wait 1 min, 2, 4, … up to 6 h; the 12th failed attempt (about 20 h after the first) fails
+ * the row for good. `attempts`: the attempts made so far, the one that just failed included.
+ */
+export const MAX_ATTEMPTS = 12;
 export function retryDelayMs(attempts: number): number {
-  return Math.min(60_000 * 2 ** attempts, 6 * 3600_000);
+  return Math.min(60_000 * 2 ** (attempts - 1), 6 * 3600_000);
 }
+
+/** A delivery that did not go: retried after its back-off, or failed after the last attempt. */
+function unsent(row: Pick<ClaimedDelivery, 'id' | 'attempts'>, now: number): Unsent {
+  const attempts = row.attempts + 1;
+  return attempts >= MAX_ATTEMPTS
+    ? { id: row.id, status: 'failed', at: now }
+    : { id: row.id, status: 'pending', at: now + retryDelayMs(attempts) };
+}
+
+/** A 5xx refusal of a recipient is permanent (RFC 5321 §4.2.1): it is not tried again. */
+const permanent = (refused: Refused) => refused.code !== null && refused.code >= 500;
 
 export interface OutboxWorkerOptions {
   db: Kysely<Database>;
@@ -40,6 +55,8 @@ export interface OutboxWorkerOptions {
    * this long before another worker (or the restarted one) sends them. Renewed every third of it.
    */
   leaseMs?: number;
+  /** The clock due times and leases are read on, in Unix ms: tests move it past a back-off. */
+  now?: () => number;
   onError?: (error: unknown) => void;
 }
 
@@ -62,7 +79,7 @@ export class OutboxWorker {
   private loop: Promise<void> | null = null;
 
   constructor(options: OutboxWorkerOptions) {
-    this.options = { idleMs: 1000, leaseMs: 60_000, ...options };
+    this.options = { idleMs: 1000, leaseMs: 60_000, now: Date.now, ...options };
   }
 
   start(): void {
@@ -107,11 +124,11 @@ export class OutboxWorker {
 
   /**
    * One round: a batch whose worker died (lease run out) or else a new batch of deliveries, and a
-   * notice, if due. Answers how many mails went.
+   * notice, if due. Answers how many deliveries it tried, sent or not (0: nothing was due).
    */
   async drainOnce(): Promise<number> {
     const { db, batchSize, leaseMs } = this.options;
-    const now = Date.now();
+    const now = this.options.now();
     let worked = 0;
     const batch =
       (await claimExpiredBatch(db, now, now + leaseMs)) ??
@@ -122,9 +139,15 @@ export class OutboxWorker {
         now + leaseMs,
         (message) => `m${message}-${randomUUID()}`,
       ));
-    if (batch) worked += await this.sendBatch(batch);
+    if (batch) {
+      await this.sendBatch(batch);
+      worked += batch.rows.length;
+    }
     const notice = await claimNotice(db, now, now + leaseMs);
-    if (notice) worked += await this.sendNotice(notice);
+    if (notice) {
+      await this.sendNotice(notice);
+      worked += 1;
+    }
     return worked;
   }
 
@@ -132,7 +155,7 @@ export class OutboxWorker {
   private async leased<T>(renew: (leaseUntil: number) => Promise<void>, send: () => Promise<T>) {
     const { leaseMs } = this.options;
     const timer = setInterval(() => {
-      renew(Date.now() + leaseMs).catch((error: unknown) => this.options.onError?.(error));
+      renew(this.options.now() + leaseMs).catch((error: unknown) => this.options.onError?.(error));
     }, leaseMs / 3);
     try {
       return await send();
@@ -146,38 +169,49 @@ export class OutboxWorker {
     while ((await this.drainOnce()) > 0);
   }
 
-  private async sendBatch(batch: ClaimedBatch): Promise<number> {
+  private async sendBatch(batch: ClaimedBatch): Promise<void> {
     const { db, transport } = this.options;
     const post = await this.render(batch.messageId);
     if (!post) {
       // The message was deleted meanwhile (its rows cascade); nothing is left to send.
       await markBatchSent(db, batch.batch);
-      return 0;
+      return;
     }
+    const addresses = batch.rows.map((row) => row.address);
+    let refused: Refused[];
     try {
-      await this.leased(
+      ({ refused } = await this.leased(
         (until) => renewBatchLease(db, batch.batch, until),
         () =>
-          transport.send(
-            { from: bounceAddress(post.list), to: batch.rows.map((row) => row.address) },
-            post.raw,
-            batch.batch,
-          ),
-      );
+          transport.send({ from: bounceAddress(post.list), to: addresses }, post.raw, batch.batch),
+      ));
     } catch (error) {
-      const attempts = (await batchAttempts(db, batch.batch)) + 1;
-      await markBatchFailed(db, batch.batch, {
-        at: Date.now() + retryDelayMs(attempts - 1),
-        giveUp: attempts >= MAX_ATTEMPTS,
-      });
+      // The transaction failed as a whole (connection, AUTH, a 4xx or 5xx to MAIL FROM or DATA):
+      // every row is tried again after its back-off; a relay's refusal of the whole transaction is
+      // most often its own state or configuration, which its operator mends.
+      const now = this.options.now();
+      await finishBatch(
+        db,
+        batch.batch,
+        batch.rows.map((row) => unsent(row, now)),
+      );
       this.options.onError?.(error);
-      return 0;
+      return;
     }
-    await markBatchSent(db, batch.batch);
-    return batch.rows.length;
+    // Refused recipients: a 5xx fails at once, a 4xx is tried again alone; the others are sent.
+    const now = this.options.now();
+    const byAddress = new Map(batch.rows.map((row) => [row.address.toLowerCase(), row]));
+    const notSent = refused.flatMap((refusal) => {
+      const row = byAddress.get(refusal.address.toLowerCase());
+      if (!row) return [];
+      return [
+        permanent(refusal) ? { id: row.id, status: 'failed' as const, at: now } : unsent(row, now),
+      ];
+    });
+    await finishBatch(db, batch.batch, notSent);
   }
 
-  private async sendNotice(notice: NoticeRow): Promise<number> {
+  private async sendNotice(notice: NoticeRow): Promise<void> {
     const { db, transport } = this.options;
     const at = notice.list_address?.lastIndexOf('@') ?? -1;
     const domain = at === -1 ? 'listkeeper.local' : (notice.list_address ?? '').slice(at + 1);
@@ -196,21 +230,28 @@ export class OutboxWorker {
     const from = notice.list_address
       ? bounceAddress({ address: notice.list_address })
       : notice.from_address;
+    let refused: Refused[];
     try {
-      await this.leased(
+      ({ refused } = await this.leased(
         (until) => renewNoticeLease(db, notice.id, until),
         () => transport.send({ from, to: [notice.to_address] }, raw, `n${notice.id}`),
-      );
+      ));
     } catch (error) {
-      await markNoticeFailed(db, notice.id, {
-        at: Date.now() + retryDelayMs(notice.attempts),
-        giveUp: notice.attempts + 1 >= MAX_ATTEMPTS,
-      });
+      await this.retryNotice(notice, false);
       this.options.onError?.(error);
-      return 0;
+      return;
     }
-    await markNoticeSent(db, notice.id);
-    return 1;
+    const [refusal] = refused;
+    if (refusal) await this.retryNotice(notice, permanent(refusal));
+    else await markNoticeSent(db, notice.id);
+  }
+
+  private async retryNotice(notice: NoticeRow, giveUp: boolean): Promise<void> {
+    const next = unsent(notice, this.options.now());
+    await markNoticeFailed(this.options.db, notice.id, {
+      at: next.at,
+      giveUp: giveUp || next.status === 'failed',
+    });
   }
 
   /** One rendering per message serves its whole fan-out; a few are kept. */

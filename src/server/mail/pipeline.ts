@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { accountSettingsOf } from '../repositories/accounts.mapper.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
 import { findListByAddress, senderKnowledge } from '../repositories/mail.repository.ts';
+import { isHeldInList, lockInbound } from '../repositories/held.repository.ts';
 import { findByMessageIds } from '../repositories/messages.repository.ts';
 import { saveSource } from '../repositories/outbox.repository.ts';
 import { acceptMail } from './accept.ts';
@@ -66,10 +67,6 @@ export async function processInbound(
   const messageId =
     parsed.messageId ?? `<${randomUUID()}@${address.slice(address.indexOf('@') + 1)}>`;
 
-  // A sender's MTA that retries after a lost answer must not post twice.
-  if ((await findByMessageIds(db, list.account_id, list.id, [messageId])).length > 0)
-    return { action: 'duplicate', rule: 'duplicate' };
-
   const known = await senderKnowledge(db, list.account_id, fromAddress);
   const account = accountSettingsOf({ settings: list.account_settings });
   const decision: PostingDecision = decidePosting({
@@ -106,6 +103,15 @@ export async function processInbound(
     contentHtml: html || plainToHtml(plain),
   };
   return db.transaction().execute(async (trx): Promise<InboundOutcome> => {
+    // A sender's MTA that sends again after a lost answer must not post twice, nor be held twice:
+    // the same Message-ID archived in the list or in its held queue is a repeat, dropped without a
+    // notice. Checked where the message is acted on, copies side by side serialized.
+    await lockInbound(trx, list.id, messageId);
+    if (
+      (await findByMessageIds(trx, list.account_id, list.id, [messageId])).length > 0 ||
+      (await isHeldInList(trx, list.id, messageId))
+    )
+      return { action: 'duplicate', rule: 'duplicate' };
     switch (decision.action) {
       case 'accept': {
         const id = await acceptMail(trx, list.account_id, list.id, { ...content, answers }, now);

@@ -13,6 +13,8 @@ export interface SmtpInOptions {
   host: string;
   port: number;
   maxBytes: number;
+  /** STARTTLS with this key and certificate (PEM); without them it is not offered. */
+  tls?: { key: string; cert: string } | null;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -40,7 +42,10 @@ export async function startSmtpIn(
     name: 'listkeeper',
     banner: 'Listkeeper',
     authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
+    // No STARTTLS without the operator's certificate: smtp-server would offer its own, public,
+    // test key instead. TLS is never required: a sending MTA that cannot do it still delivers.
+    disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     size: options.maxBytes,
     logger: false,
     onRcptTo(address: SMTPServerAddress, session, callback) {

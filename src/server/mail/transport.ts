@@ -3,14 +3,25 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 
-/** Where outgoing mail goes: one SMTP transaction per call, the same raw message to every recipient. */
+/** A recipient the relay refused at RCPT TO, with its reply code (4xx: try later; 5xx: never). */
+export interface Refused {
+  address: string;
+  code: number | null;
+}
+
+/** Outgoing mail: one SMTP transaction per call, the same raw message to every recipient. */
 export interface MailTransport {
   /**
-   * Sends `raw` to `to` from `from` (the envelope). `key` names the transaction: a batch sent again
-   * after a crash comes with the same key (the sink overwrites its file; over SMTP the message keeps
-   * its Message-ID).
+   * Sends `raw` to `to` from `from` (the envelope); answers the recipients the relay refused (the
+   * others took it). Throws when the transaction as a whole failed (connection, AUTH, MAIL FROM,
+   * DATA). `key` names the transaction: a batch sent again after a crash comes with the same key
+   * (the sink overwrites its file; over SMTP the message keeps its Message-ID).
    */
-  send(envelope: { from: string; to: readonly string[] }, raw: Buffer, key: string): Promise<void>;
+  send(
+    envelope: { from: string; to: readonly string[] },
+    raw: Buffer,
+    key: string,
+  ): Promise<{ refused: Refused[] }>;
   close(): void;
   /** What the README and the start-up line call it: "smtp" or the sink's folder. */
   readonly description: string;
@@ -19,17 +30,45 @@ export interface MailTransport {
 /** The folder under DATA_DIR that keeps what would have been sent when SMTP_URL is unset. */
 export const SINK_FOLDER = 'outbox-sink';
 
+/** nodemailer's per-recipient refusals, on its answer or on its "all recipients were rejected". */
+function refusalsOf(value: unknown): Refused[] {
+  const errors = (value as { rejectedErrors?: unknown } | null)?.rejectedErrors;
+  if (!Array.isArray(errors)) return [];
+  return errors.map((error: { recipient?: unknown; responseCode?: unknown }) => ({
+    address: typeof error.recipient === 'string' ? error.recipient : '',
+    code: typeof error.responseCode === 'number' ? error.responseCode : null,
+  }));
+}
+
 /** SMTP_URL set: nodemailer over a pool of connections, DKIM-signed when configured. */
 export function smtpTransport(config: MailConfig & { smtpUrl: string }): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url: config.smtpUrl,
-    pool: true,
-    ...(config.dkim ? { dkim: config.dkim } : {}),
-  });
+  let transporter: ReturnType<typeof nodemailer.createTransport>;
+  try {
+    transporter = nodemailer.createTransport({
+      url: config.smtpUrl,
+      pool: true,
+      ...(config.dkim ? { dkim: config.dkim } : {}),
+    });
+  } catch {
+    // nodemailer's URL error carries the whole URL, password included, in its `input`: a fresh
+    // error says what is wrong without it (SECURITY.md 39).
+    throw new Error('Invalid configuration: SMTP_URL is not a URL nodemailer can use');
+  }
   return {
     description: 'smtp',
     async send(envelope, raw) {
-      await transporter.sendMail({ envelope: { from: envelope.from, to: [...envelope.to] }, raw });
+      try {
+        const info: unknown = await transporter.sendMail({
+          envelope: { from: envelope.from, to: [...envelope.to] },
+          raw,
+        });
+        return { refused: refusalsOf(info) };
+      } catch (error) {
+        // Every recipient refused one by one: an answer about each, not a failed transaction.
+        const refused = refusalsOf(error);
+        if (refused.length === envelope.to.length) return { refused };
+        throw error;
+      }
     },
     close: () => transporter.close(),
   };
@@ -54,6 +93,7 @@ export function sinkTransport(dataDir: string): MailTransport {
       const temporary = path.join(folder, `.${name}.${process.pid}.tmp`);
       await fs.promises.writeFile(temporary, Buffer.concat([head, raw]));
       await fs.promises.rename(temporary, path.join(folder, `${name}.eml`));
+      return { refused: [] };
     },
     close: () => undefined,
   };

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
 import type { Database, HeldMessagesTable } from '../db/schema.ts';
 import type { HeldRow } from './held.mapper.ts';
 
@@ -142,6 +143,40 @@ export async function heldMessageExists(
     .selectFrom('held_messages')
     .select('id')
     .where('account_id', '=', accountId)
+    .where('message_id', '=', messageId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The first key of the advisory locks taken on one list's copies of one message ("INBD"). */
+const INBOUND_LOCK = 0x494e4244;
+
+/**
+ * Serializes, until the transaction ends, the handling of copies of one message (`messageId`) sent
+ * to one list: on PostgreSQL two copies arriving at once would each find no earlier one and both
+ * act. SQLite already runs one writing transaction at a time.
+ */
+export async function lockInbound(
+  db: Kysely<Database>,
+  listId: number,
+  messageId: string,
+): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(${INBOUND_LOCK}, hashtext(${`${listId} ${messageId}`}))`.execute(
+    db,
+  );
+}
+
+/** Whether the list holds a message with this Message-ID in its queue. */
+export async function isHeldInList(
+  db: Kysely<Database>,
+  listId: number,
+  messageId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('held_messages')
+    .select('id')
+    .where('list_id', '=', listId)
     .where('message_id', '=', messageId)
     .executeTakeFirst();
   return row !== undefined;

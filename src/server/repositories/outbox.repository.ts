@@ -13,6 +13,8 @@ import type { Database } from '../db/schema.ts';
 export interface ClaimedDelivery {
   id: number;
   address: string;
+  /** Attempts before this one. */
+  attempts: number;
 }
 
 export interface ClaimedBatch {
@@ -60,7 +62,7 @@ export async function claimBatch(
     .set({ status: 'sending', batch, lease_until: leaseUntil })
     .where('id', 'in', candidates)
     .where('status', '=', 'pending')
-    .returning(['id', 'address'])
+    .returning(['id', 'address', 'attempts'])
     .execute();
   return rows.length === 0 ? null : { messageId: first.message_id, batch, rows };
 }
@@ -93,7 +95,7 @@ export async function claimExpiredBatch(
     .where('message_id', '=', stale.message_id)
     .where('status', '=', 'sending')
     .where('lease_until', '<=', now)
-    .returning(['id', 'address'])
+    .returning(['id', 'address', 'attempts'])
     .execute();
   return rows.length === 0 ? null : { messageId: stale.message_id, batch, rows };
 }
@@ -121,33 +123,51 @@ export async function markBatchSent(db: Kysely<Database>, batch: string): Promis
     .execute();
 }
 
-/** A failed batch: back to pending after `delayMs`, or failed for good after the last attempt. */
-export async function markBatchFailed(
-  db: Kysely<Database>,
-  batch: string,
-  next: { at: number; giveUp: boolean },
-): Promise<void> {
-  await db
-    .updateTable('outbox')
-    .set((eb) => ({
-      status: next.giveUp ? 'failed' : 'pending',
-      batch: null,
-      attempts: eb('attempts', '+', 1),
-      next_attempt: next.at,
-    }))
-    .where('batch', '=', batch)
-    .where('status', '=', 'sending')
-    .execute();
+/** What becomes of a delivery the relay did not take: retried at `at`, or failed for good. */
+export interface Unsent {
+  id: number;
+  status: 'pending' | 'failed';
+  at: number;
 }
 
-/** How many attempts the batch's rows have had (the same for all: they move together). */
-export async function batchAttempts(db: Kysely<Database>, batch: string): Promise<number> {
-  const row = await db
-    .selectFrom('outbox')
-    .select((eb) => eb.fn.max('attempts').as('attempts'))
-    .where('batch', '=', batch)
-    .executeTakeFirst();
-  return Number(row?.attempts ?? 0);
+/**
+ * Ends the batch's transaction in one database transaction: the `unsent` rows wait for their retry
+ * or fail (their attempt counted), every other row of the batch is sent. Only rows still `sending`
+ * under this key change: a row another worker settled stays as it is.
+ */
+export async function finishBatch(
+  db: Kysely<Database>,
+  batch: string,
+  unsent: readonly Unsent[],
+): Promise<void> {
+  const groups = new Map<string, Unsent[]>();
+  for (const row of unsent) {
+    const key = `${row.status} ${row.at}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const rows of groups.values()) {
+      const { status, at } = rows[0] as Unsent;
+      for (let start = 0; start < rows.length; start += 500)
+        await trx
+          .updateTable('outbox')
+          .set((eb) => ({
+            status,
+            batch: null,
+            attempts: eb('attempts', '+', 1),
+            next_attempt: at,
+          }))
+          .where(
+            'id',
+            'in',
+            rows.slice(start, start + 500).map((row) => row.id),
+          )
+          .where('batch', '=', batch)
+          .where('status', '=', 'sending')
+          .execute();
+    }
+    await markBatchSent(trx, batch);
+  });
 }
 
 /** What a fan-out renders from: the archived message, its list and account, its SMTP source. */
