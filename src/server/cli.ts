@@ -34,7 +34,24 @@ async function readStdin(): Promise<string> {
 async function serve(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  // A start that fails after the database is open (the mail settings, a port in use) closes what
+  // it opened: an open pool or worker would keep the process alive, hung instead of exiting 1.
+  const opened: { close(): Promise<unknown> }[] = [database];
+  try {
+    await startServing(config, database, opened);
+  } catch (error) {
+    for (const resource of opened.reverse()) await resource.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startServing(
+  config: ReturnType<typeof loadConfig>,
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  opened: { close(): Promise<unknown> }[],
+): Promise<void> {
   const app = await buildApp({ config, database });
+  opened.push(app);
   // Errors of the mail worker are logged without their details' secrets (SECURITY.md 39): a
   // message only, never the transport's options.
   // Imported here: the other commands need none of the mail libraries (they take seconds to load).
@@ -43,6 +60,7 @@ async function serve(): Promise<void> {
     onError: (error) =>
       app.log.error({ mail: error instanceof Error ? error.message : String(error) }, 'mail'),
   });
+  opened.push(mail);
   const shutdown = async () => {
     await mail.close();
     await app.close();
