@@ -130,6 +130,9 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
     return cookieOf(setCookie, SESSION_COOKIE);
   }
 
+  /** What the gateway asked the upstream, and what came back, one line each. */
+  const calls = () => sent.map(({ method, path, status }) => `${method} ${path} ${status}`);
+
   const lists = (cookie: string) =>
     gateway.inject({ url: '/api/2/lists/', headers: { ...fromDashboard, cookie } });
 
@@ -156,10 +159,7 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
     const second = await heldTokens(cookie);
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.refreshToken).not.toBe(first.refreshToken);
-    expect(sent.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
-      `POST ${OAUTH_PATHS.refresh} 200`,
-      'GET /api/2/lists/ 200',
-    ]);
+    expect(calls()).toEqual([`POST ${OAUTH_PATHS.refresh} 200`, 'GET /api/2/lists/ 200']);
     expect(basicCredentials(sent[0]?.authorization)).toEqual(secret);
     expect(sent[1]?.authorization).toBe(`Bearer ${second.accessToken}`);
     // The server rotated the refresh token (SECURITY.md 5): the old one is spent.
@@ -187,7 +187,7 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
     const answer = await lists(cookie);
     expect(answer.statusCode).toBe(200);
     const second = await heldTokens(cookie);
-    expect(sent.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
+    expect(calls()).toEqual([
       'GET /api/2/lists/ 401',
       `POST ${OAUTH_PATHS.refresh} 200`,
       'GET /api/2/lists/ 200',
@@ -204,10 +204,7 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
     sent.length = 0;
     const refused = await lists(cookie);
     expect(refused.statusCode).toBe(401);
-    expect(sent.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
-      'GET /api/2/lists/ 401',
-      `POST ${OAUTH_PATHS.refresh} 400`,
-    ]);
+    expect(calls()).toEqual(['GET /api/2/lists/ 401', `POST ${OAUTH_PATHS.refresh} 400`]);
     const session = await gateway.inject({ url: '/auth/session', headers: { cookie } });
     expect(session.json()).toEqual({ signed_in: false });
   });
