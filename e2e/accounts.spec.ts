@@ -107,11 +107,11 @@ test('the accounts page lists the group and opens an account', async ({ page, se
 test('an account key never sees account URLs or the accounts page', async ({ page, server }) => {
   const own = await accountWithContacts(server, 'own', ['Olga']);
   const other = await accountWithContacts(server, 'other', ['Otto']);
-  await signInWithKey(page, own.key, { keep: true });
-  await page.goto(`/a/${other.id}/contacts`);
+  // Each address opened asks for the key again (page memory only, SECURITY.md 10).
+  await signInWithKey(page, own.key, { path: `/a/${other.id}/contacts` });
   await expect(page).toHaveURL(/\/contacts$/);
   await expect(page.getByRole('cell', { name: `Olga ${own.name}` })).toBeVisible();
   await expect(page.getByRole('cell', { name: `Otto ${other.name}` })).toHaveCount(0);
-  await page.goto('/accounts');
+  await signInWithKey(page, own.key, { path: '/accounts' });
   await expect(page).toHaveURL(/\/contacts$/);
 });

@@ -1,21 +1,25 @@
-import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { Page } from '@playwright/test';
 import {
   accountWithContacts,
   apiAs,
   browserStorage,
-  createKey,
   signInWithKey,
   uniqueName,
 } from './fixtures/dashboard.ts';
-import { expect, test, type RunningGateway } from './fixtures/gateway.ts';
+import {
+  expect,
+  expireUpstreamAccessTokens,
+  test,
+  type RunningGateway,
+} from './fixtures/gateway.ts';
 import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
 /**
  * Issue 15: the dashboard through `listkeeper dashboard`, a confidential OAuth client in front of
- * `listkeeper serve`. SECURITY.md 9–11 and 25–28 in the browser.
+ * `listkeeper serve`. SECURITY.md 9–11 and 25–28 in the browser; every page's main job through
+ * the gateway is in spec-only.spec.ts, on the same worker's gateway.
  */
 const PASSWORD = 'correct horse battery staple';
 
@@ -34,6 +38,15 @@ function watchRequests(page: Page): string[] {
   return urls;
 }
 
+/** The text of every response the context's pages receive (a redirect has none). */
+function watchResponseBodies(page: Page): Promise<string>[] {
+  const bodies: Promise<string>[] = [];
+  page.context().on('response', (response) => {
+    bodies.push(response.text().catch(() => ''));
+  });
+  return bodies;
+}
+
 /** The upstream's own sign-in and consent pages (a confidential third-party client: consent shows). */
 async function signInAtUpstream(page: Page, server: RunningServer, username: string) {
   await expect(page).toHaveURL(new RegExp(`^${server.url}/api/2/oauth/login/`));
@@ -49,16 +62,16 @@ async function signInAtUpstream(page: Page, server: RunningServer, username: str
  * cookies or any URL it requested; the one cookie is HttpOnly and SameSite.
  */
 async function expectNothingHeldByTheBrowser(page: Page, gateway: RunningGateway, urls: string[]) {
-  const secrets = await gateway.heldCredentials();
-  expect(secrets.length).toBeGreaterThan(0);
+  const held = await gateway.heldCredentials();
+  expect(held.length).toBeGreaterThan(0);
+  const secrets = [...held, ...(await gateway.ownSecrets())];
   const stores = await browserStorage(page);
   const readable = await page.evaluate(() => document.cookie);
   expect(readable).toBe('');
+  // One cookie: the login cookie of the OAuth sign-in is gone once its callback came.
   const cookies = await page.context().cookies(gateway.url);
-  expect(cookies.map((cookie) => cookie.name)).toContain('listkeeper-session');
-  for (const cookie of cookies) {
-    expect(cookie, cookie.name).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
-  }
+  expect(cookies.map((cookie) => cookie.name)).toEqual(['listkeeper-session']);
+  expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
   const places = {
     localStorage: JSON.stringify(stores.localStorage),
     sessionStorage: JSON.stringify(stores.sessionStorage),
@@ -72,7 +85,7 @@ async function expectNothingHeldByTheBrowser(page: Page, gateway: RunningGateway
   }
 }
 
-test('OAuth sign-in through the upstream’s login and consent pages; reload, new tab, sign-out', async ({
+test('OAuth sign-in through the upstream’s login and consent pages; reload, new tab, a refresh, sign-out; no secret reaches the browser or the logs', async ({
   page,
   server,
   gateway,
@@ -82,6 +95,7 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
   const account = await accountWithContacts(server, 'gw-oauth', ['Olive']);
   const username = await createUser(server, account.name);
   const urls = watchRequests(page);
+  const bodies = watchResponseBodies(page);
 
   await page.goto('/contacts');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fcontacts$/);
@@ -91,7 +105,13 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
 
   await expect(page).toHaveURL(`${gateway.url}/contacts`);
   await expect(page.getByRole('cell', { name: `Olive ${account.name}` })).toBeVisible();
-  await expect(page.getByRole('banner')).toContainText(`at ${upstreamName}`);
+  // Spec v2's token response is not promised to name the user, and this one does not (issue 15 item 2).
+  const banner = page.getByRole('banner');
+  await expect(banner).toContainText(
+    `Signed in: OAuth sign-in (the server does not say whose) at ${upstreamName}`,
+  );
+  await expect(banner).toContainText('Account not named by the server');
+  const signedInWith = await gateway.heldCredentials();
   await expectNothingHeldByTheBrowser(page, gateway, urls);
 
   // The page's requests go to its own origin, and to the upstream's sign-in pages only.
@@ -120,7 +140,49 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
   await expect(third.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
   await third.close();
   for (const url of urls.slice(signedInAt)) expect(new URL(url).origin, url).toBe(gateway.url);
+
+  // The upstream ends the access token early: the gateway's next request meets a 401, refreshes at
+  // spec §4.9's refresh endpoint with its secret, and retries; the page never notices.
+  expireUpstreamAccessTokens(server);
+  await second
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Contacts' })
+    .click();
+  await expect(second.getByRole('cell', { name: `Olive ${account.name}` })).toBeVisible();
+  const refreshed = await gateway.heldCredentials();
+  expect(refreshed).toHaveLength(2);
+  for (const token of refreshed) expect(signedInWith).not.toContain(token);
   await expectNothingHeldByTheBrowser(page, gateway, urls);
+
+  // An upstream error: a code it refuses, brought back with a state this browser started.
+  const login = await page.request.get('/auth/login', { maxRedirects: 0 });
+  const state = new URL(login.headers()['location'] ?? '').searchParams.get('state') ?? '';
+  await second.goto(
+    `/auth/callback?code=not-a-code&state=${state}&iss=${encodeURIComponent(server.url)}`,
+  );
+  await expect(second.getByRole('heading', { level: 1, name: 'Sign-in failed' })).toBeVisible();
+
+  // SECURITY.md 28: neither secret, no credential, no session id and no authorization code in any
+  // page response, URL, or line the gateway printed (its requests are logged at `info`).
+  await expect.poll(() => gateway.logs()).toContain('OAuth sign-in failed');
+  const codes = urls
+    .flatMap((url) => new URL(url).searchParams.getAll('code'))
+    .filter((code) => code !== 'not-a-code');
+  expect(codes.length).toBeGreaterThan(0);
+  const secrets = [
+    ...(await gateway.ownSecrets()),
+    ...signedInWith,
+    ...refreshed,
+    await sessionId(page),
+    ...codes,
+  ];
+  const answers = (await Promise.all(bodies)).join('\n');
+  for (const secret of secrets) {
+    expect(gateway.logs().includes(secret), 'a secret is in the gateway’s output').toBe(false);
+    expect(answers.includes(secret), 'a secret is in a page’s response').toBe(false);
+  }
+  for (const secret of await gateway.ownSecrets())
+    expect(urls.join('\n').includes(secret), 'a secret is in a URL').toBe(false);
 
   // Sign-out ends the session everywhere: the other tab's next request finds it over.
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -128,80 +190,8 @@ test('OAuth sign-in through the upstream’s login and consent pages; reload, ne
     page.getByRole('heading', { level: 1, name: 'Sign in to Listkeeper' }),
   ).toBeVisible();
   expect(await gateway.heldCredentials()).toEqual([]);
-  await second
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Contacts' })
-    .click();
-  await expect(
-    second.getByRole('heading', { level: 1, name: 'Your session has expired' }),
-  ).toBeVisible();
-  await second.goto('/contacts');
-  await expect(second).toHaveURL(/\/sign-in\?next=%2Fcontacts$/);
-});
-
-test('an API key typed once: the pages do their main job, and the key never reaches the browser', async ({
-  page,
-  server,
-  gateway,
-}) => {
-  test.slow();
-  const account = await accountWithContacts(server, 'gw-key', ['Ann']);
-  await apiAs(server, account.key).lists.create({ name: 'news', description: 'Monthly news' });
-  const urls = watchRequests(page);
-  const authorizations: string[] = [];
-  page.context().on('request', (request) => {
-    const header = request.headers()['authorization'];
-    if (header) authorizations.push(header);
-  });
-
-  await signInWithKey(page, account.key, { path: '/contacts' });
-  await expect(page.getByRole('banner')).toContainText(`API key at ${new URL(server.url).host}`);
-  await expect(page.getByRole('cell', { name: `Ann ${account.name}` })).toBeVisible();
-
-  // Contacts: create one.
-  await page.getByRole('link', { name: 'New contact' }).click();
-  await page.getByLabel('First name').fill('Carla');
-  await page.getByLabel('Surname').fill('Diaz');
-  await page.getByLabel('Address', { exact: true }).fill(`carla@${account.name}.example`);
-  await page.getByRole('button', { name: 'Create the contact' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Carla Diaz' })).toBeVisible();
-
-  // List settings: change and save.
-  await page.goto('/lists/news');
-  await page
-    .getByRole('region', { name: 'General', exact: true })
-    .getByLabel('Description')
-    .fill('Through the gateway');
-  await page.getByRole('button', { name: 'Review and save' }).click();
-  await page
-    .getByRole('dialog', { name: 'Save these changes?' })
-    .getByRole('button', { name: 'Save the changes' })
-    .click();
-  await expect(page.getByText('All changes saved.')).toBeVisible();
-  expect((await apiAs(server, account.key).lists.get('news')).description).toBe(
-    'Through the gateway',
-  );
-
-  // Messages: send to the list.
-  await page.goto('/messages/new');
-  await page.getByLabel('List').selectOption('news');
-  await page.getByLabel('Subject').fill('Hello through the gateway');
-  await page.getByLabel('Plain text').fill('Hello.');
-  await page.getByRole('button', { name: 'Send to the list' }).click();
-  await page
-    .getByRole('dialog', { name: 'Send to news?' })
-    .getByRole('button', { name: /^Send to \d+ members?$/ })
-    .click();
-  await expect(page.getByRole('status').filter({ hasText: 'Queued' })).toBeVisible();
-
-  // Administrators: the table of the account's administrators.
-  await page.goto('/administrators');
-  await expect(page.getByRole('table').getByText('superadmin').first()).toBeVisible();
-
-  // SECURITY.md 10, 11: the page never sent an Authorization header, and holds no key.
-  expect(authorizations).toEqual([]);
-  await expectNothingHeldByTheBrowser(page, gateway, urls);
-  for (const url of urls) expect(new URL(url).origin, url).toBe(gateway.url);
+  await second.goto('/lists');
+  await expect(second).toHaveURL(/\/sign-in\?next=%2Flists$/);
 });
 
 test('a session survives a restart, and another gateway process on the same DATA_DIR shares it and ends it', async ({
@@ -232,92 +222,64 @@ test('a session survives a restart, and another gateway process on the same DATA
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fcontacts$/);
 });
 
-test('a global key switches accounts through the gateway; the accounts page lists the group', async ({
-  page,
-  server,
-}) => {
-  test.slow();
-  const alpha = await accountWithContacts(server, 'gw-alpha', ['Ada']);
-  const beta = await accountWithContacts(server, 'gw-beta', ['Brian']);
-  const { key } = await createKey(server, 'global');
-  await signInWithKey(page, key, { path: `/a/${alpha.id}/contacts` });
-  await expect(page.getByRole('banner')).toContainText('Global API key at');
-  const switcher = page.getByRole('button', { name: /^Account/ });
-  await expect(switcher).toContainText(alpha.name);
-  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toBeVisible();
-
-  await switcher.click();
-  await page.keyboard.type(beta.name);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/a/${beta.id}/contacts$`));
-  await expect(page.getByRole('cell', { name: `Brian ${beta.name}` })).toBeVisible();
-  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toHaveCount(0);
-
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Accounts' })
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
-  await expect(page.getByRole('link', { name: alpha.name, exact: true })).toBeVisible();
-  await expect(page.getByRole('link', { name: beta.name, exact: true })).toBeVisible();
-});
-
-test('the proxy refuses another host, a path that leaves /api/2/ and a cross-site POST', async ({
+test('the proxy refuses another host, a path that leaves /api/2/, and a state-changing request not from the dashboard', async ({
   page,
   server,
   gateway,
-  browserWatch,
 }) => {
   test.slow();
-  browserWatch.allowConsoleError(/status of 40[03]/);
   const account = await accountWithContacts(server, 'gw-refuse', ['Rita']);
   await signInWithKey(page, account.key, { path: '/contacts' });
   const port = new URL(gateway.url).port;
+  const cookie = await sessionCookie(page);
 
   // Another host, as an absolute request target: answered by the gateway, never forwarded.
   const absolute = await rawRequest(
     port,
-    `GET ${server.url}/api/2/contacts/ HTTP/1.1\r\nHost: localhost\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`,
+    `GET ${server.url}/api/2/contacts/ HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`,
   );
   expect(absolute).toMatch(/^HTTP\/1\.1 400/);
   expect(absolute).not.toContain('Rita');
 
   // Paths that leave /api/2/, with the session cookie and the dashboard's header.
-  const headers = { 'x-listkeeper-request': '1' };
   for (const path of [
     '/api/2/%2e%2e/%2e%2e/config.json',
     '/api/2/contacts/..%2f..%2fconfig.json',
     '/api/2/%5c..%5cconfig.json',
     '/api/2/%252e%252e/config.json',
+    '/api/2/..;/..;/config.json',
   ]) {
     const answer = await rawRequest(
       port,
-      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${await sessionCookie(page)}\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`,
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nx-listkeeper-request: 1\r\nConnection: close\r\n\r\n`,
     );
     expect(answer, path).toMatch(/^HTTP\/1\.1 400/);
   }
-  expect((await page.request.get('/api/2/contacts/', { headers })).status()).toBe(200);
 
-  // A forged POST from a page on another site: refused, nothing created.
-  const evil = await crossSitePage(`${gateway.url}/api/2/contacts/`);
-  try {
-    await page.goto(evil.url);
-    await page.getByRole('button', { name: 'Win a prize' }).click();
-    await expect(page.locator('body')).toContainText('is_error');
-  } finally {
-    await evil.close();
+  // SECURITY.md 27: the session cookie goes with each of these (page.request shares the browser's
+  // cookies), yet only the dashboard's own request may change anything.
+  const post = (name: string, headers: Record<string, string>) =>
+    page.request.post('/api/2/contacts/', {
+      headers,
+      form: { firstname: name, emails: `${name.toLowerCase()}@${account.name}.example` },
+    });
+  const dashboard = { origin: gateway.url, 'sec-fetch-site': 'same-origin' };
+  const forged: [string, Record<string, string>][] = [
+    ['another origin', { origin: 'http://evil.example', 'x-listkeeper-request': '1' }],
+    ['another site', { 'sec-fetch-site': 'cross-site', 'x-listkeeper-request': '1' }],
+    ['nowhere said', { 'x-listkeeper-request': '1' }],
+    ['no dashboard header', dashboard],
+  ];
+  for (const [why, headers] of forged) {
+    const answer = await post('Mallory', headers);
+    expect(answer.status(), why).toBe(403);
+    expect(((await answer.json()) as { is_error: boolean }).is_error, why).toBe(true);
   }
-  const forged = await page.request.post('/api/2/contacts/', {
-    headers: { origin: 'http://evil.example', 'x-listkeeper-request': '1' },
-    form: { firstname: 'Mallory', emails: 'mallory@evil.example' },
-  });
-  expect(forged.status()).toBe(403);
-  const withoutHeader = await page.request.post('/api/2/contacts/', {
-    headers: { origin: gateway.url },
-    form: { firstname: 'Mallory', emails: 'mallory@evil.example' },
-  });
-  expect(withoutHeader.status()).toBe(403);
-  expect((await apiAs(server, account.key).contacts.list({ search: 'Mallory' })).count).toBe(0);
+  // The same request from the dashboard goes through: the refusals above are the CSRF rule's.
+  expect((await post('Carol', { ...dashboard, 'x-listkeeper-request': '1' })).status()).toBe(200);
+  const api = apiAs(server, account.key);
+  expect((await api.contacts.list({ search: 'Mallory' })).count).toBe(0);
+  expect((await api.contacts.list({ search: 'Carol' })).count).toBe(1);
 });
 
 test('"show images" through the gateway against the spec-only upstream: the message\'s own images only, no private address', async ({
@@ -385,9 +347,15 @@ test('"show images" through the gateway against the spec-only upstream: the mess
   }
 });
 
-async function sessionCookie(page: Page): Promise<string> {
+/** The session cookie's value: the browser's one credential, never to be logged. */
+async function sessionId(page: Page): Promise<string> {
   const cookie = (await page.context().cookies()).find((c) => c.name === 'listkeeper-session');
-  return `listkeeper-session=${cookie?.value ?? ''}`;
+  if (!cookie) throw new Error('no session cookie');
+  return cookie.value;
+}
+
+async function sessionCookie(page: Page): Promise<string> {
+  return `listkeeper-session=${await sessionId(page)}`;
 }
 
 /** One HTTP/1.1 exchange as written, to send what browsers and fetch would normalize away. */
@@ -399,18 +367,4 @@ function rawRequest(port: string, text: string): Promise<string> {
     socket.on('end', () => resolve(answer));
     socket.on('error', reject);
   });
-}
-
-/** A page on another site (127.0.0.1, not localhost) with a form that posts to the gateway. */
-async function crossSitePage(target: string) {
-  const html = `<!doctype html><title>Prize</title><form method="post" action="${target}"><input type="hidden" name="firstname" value="Mallory"><input type="hidden" name="emails" value="mallory@evil.example"><button>Win a prize</button></form>`;
-  const listener = createServer((_request, response) =>
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html),
-  );
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const address = listener.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${address.port}/`,
-    close: () => new Promise<void>((resolve) => listener.close(() => resolve())),
-  };
 }

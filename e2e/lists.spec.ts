@@ -5,6 +5,7 @@ import {
   apiAs,
   createKey,
   expect,
+  reloadAndSignIn,
   signInWithKey,
   test,
 } from './fixtures/dashboard.ts';
@@ -22,7 +23,7 @@ const section = (page: Page, name: string) => page.getByRole('region', { name, e
 const summary = (page: Page) => page.getByRole('region', { name: 'Moderation summary' });
 
 async function openSettings(page: Page, key: string, name: string) {
-  await signInWithKey(page, key, { keep: true, path: `/lists/${name}` });
+  await signInWithKey(page, key, { path: `/lists/${name}` });
   await expect(page.getByRole('heading', { level: 1, name: `List ${name}` })).toBeVisible();
 }
 
@@ -296,7 +297,7 @@ test('every section is saved and kept, only changed fields are sent', async ({ p
     await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
   ).toBeUndefined();
 
-  await page.reload();
+  await reloadAndSignIn(page, account.key);
   await expect(page.getByRole('heading', { level: 1, name: 'List news' })).toBeVisible();
   await expect(section(page, 'General').getByLabel('Reply-to address')).toHaveValue(
     'replies@example.com',
@@ -474,7 +475,7 @@ test('leaving with unsaved changes asks first', async ({ page, server }) => {
   expect((await api.lists.get('news')).description).toBe('');
 
   // Closing or reloading the tab with unsaved changes: the browser's own question.
-  await page.goto('/lists/news');
+  await signInWithKey(page, account.key, { path: '/lists/news' });
   await expect(page.getByRole('heading', { level: 1, name: 'List news' })).toBeVisible();
   await section(page, 'General').getByLabel('Notes').fill('Unsaved');
   const asked = page.waitForEvent('dialog');

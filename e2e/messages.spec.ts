@@ -1,6 +1,12 @@
 import type { Page } from '@playwright/test';
 import { ApiError } from '../src/api/errors.ts';
-import { expect, signInWithKey, test, uniqueName } from './fixtures/dashboard.ts';
+import {
+  expect,
+  reloadAndSignIn,
+  signInWithKey,
+  test,
+  uniqueName,
+} from './fixtures/dashboard.ts';
 import { expectNoAxeViolations, themes, useTheme } from './fixtures/axe.ts';
 import type { Message } from '../src/api/schemas/message.ts';
 import { accountWithList, frameLoaded, sendMessage, startTracker } from './fixtures/messages.ts';
@@ -35,7 +41,7 @@ test('compose: send to a list with a preview, shown as queued, then found in the
     });
   }
   const trap = trapXss(page);
-  await signInWithKey(page, account.key, { path: '/messages', keep: true });
+  await signInWithKey(page, account.key, { path: '/messages' });
   await expect(page.getByText('No messages yet.')).toBeVisible();
 
   await page.getByRole('link', { name: 'New message' }).click();
@@ -187,8 +193,8 @@ test('the list goes newest or oldest first, 10, 50 or 100 a page, kept in the UR
       content_plain: 'x',
     });
   }
-  // Kept for the tab: the URL's state must survive a reload.
-  await signInWithKey(page, account.key, { path: '/messages', keep: true });
+  // The URL's state survives a reload (and the sign-in it asks for, SECURITY.md 10).
+  await signInWithKey(page, account.key, { path: '/messages' });
   await expect(page.getByText('12 messages; page 1 of 2')).toBeVisible();
   await expect(table(page).getByRole('link').first()).toHaveText('Note 12');
   await expect(table(page).getByRole('link')).toHaveCount(10);
@@ -204,7 +210,7 @@ test('the list goes newest or oldest first, 10, 50 or 100 a page, kept in the UR
   await expect(page).toHaveURL(/limit=50/);
   await expect(table(page).getByRole('link')).toHaveCount(12);
   await expect(page.getByRole('navigation', { name: 'Pages' })).toHaveCount(0);
-  await page.reload();
+  await reloadAndSignIn(page, account.key);
   await expect(table(page).getByRole('link').first()).toHaveText('Note 01');
 });
 

@@ -26,7 +26,7 @@ const tester = (page: Page) =>
 const result = (page: Page) => tester(page).getByRole('status', { name: 'What would happen' });
 
 async function openTester(page: Page, key: string) {
-  await signInWithKey(page, key, { keep: true, path: '/lists/news' });
+  await signInWithKey(page, key, { path: '/lists/news' });
   await expect(page.getByRole('heading', { level: 1, name: 'List news' })).toBeVisible();
   await posting(page)
     .getByRole('button', { name: 'What would happen to a message? Try one' })

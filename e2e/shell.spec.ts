@@ -17,6 +17,10 @@ import {
 } from './fixtures/phone.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
+// Reloads and addresses opened while signed in: the dashboard as `npm start` serves it, through the
+// gateway, whose session outlives a reload (a key typed into `serve`'s own page does not, SECURITY.md 10).
+test.use({ dashboardMode: 'gateway' });
+
 /** A global key and an account with a contact, a list and a message: every page has content. */
 async function group(server: RunningServer) {
   const account = await accountWithContacts(server, 'shell', ['Sam']);
@@ -48,7 +52,7 @@ test("the shell paints before the account switcher's code arrives, and says so i
     await route.continue();
   });
 
-  await signInWithKey(page, key, { keep: true, path: `/a/${account.id}/contacts` });
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
   await expect(page.getByRole('cell', { name: `Sam ${account.name}` })).toBeVisible();
   const button = page.getByRole('button', { name: /^Account/ });
   await expect(button).toContainText(`Account ${account.id}`);
@@ -74,7 +78,7 @@ test('the theme follows the system until the user picks one, and the choice pers
 }) => {
   const { key } = await group(server);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signInWithKey(page, key, { keep: true });
+  await signInWithKey(page, key);
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const theme = page.getByLabel('Theme');
   await expect(theme).toHaveValue('system');
@@ -269,7 +273,7 @@ test("usable at a phone's width: a one-row header, the Menu disclosure by keyboa
 
 test('the skip link moves focus to the main content', async ({ page, server }) => {
   const { account, key } = await group(server);
-  await signInWithKey(page, key, { keep: true, path: `/a/${account.id}/contacts` });
+  await signInWithKey(page, key, { path: `/a/${account.id}/contacts` });
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Contacts' })).toBeVisible();
   await page.keyboard.press('Tab');

@@ -1,52 +1,78 @@
+import type { Page } from '@playwright/test';
 import { RateLimitedError } from '../src/api/errors.ts';
 import {
   accountWithClub,
   accountWithContacts,
   apiAs,
+  browserStorage,
   createAccount,
   createKey,
-  expect,
   signInWithKey,
-  test,
   uniqueName,
   watchContactReads,
 } from './fixtures/dashboard.ts';
-import { accountWithList, sendMessage, startTracker } from './fixtures/messages.ts';
+import { expect, test, type RunningGateway } from './fixtures/gateway.ts';
+import { accountWithList, sendMessage } from './fixtures/messages.ts';
 
 /**
- * Issue 15: the dashboard against a server that offers exactly spec v2 (`EXTENSIONS=off`): no
- * /config.json (so no OAuth sign-in, key sign-in only), no caller, image proxy, key_expiry or
- * X-RateLimit-* headers. Every page does its main job, says where an extension is missing, and
- * logs no console error (the fixture fails the test on one; the browser's log of a 4xx is allowed,
- * as the dashboard probes for the extensions).
+ * Issue 15 items 4 and 6: every page through `listkeeper dashboard` (e2e/fixtures/gateway.ts) in
+ * front of a server that offers exactly spec v2 (`EXTENSIONS=off`): no caller, `list` filter,
+ * held queue, key_expiry, max_contacts or X-RateLimit-* headers. Each page does its main job, says
+ * where an extension is missing, and logs no console error (the fixture fails the test on one; the
+ * browser's log of a 4xx is allowed, as the dashboard probes for the extensions). The gateway's own
+ * rules (OAuth, sessions, the proxy) are in gateway.spec.ts.
  */
-test.use({ serverEnv: { EXTENSIONS: 'off', IMAGE_PROXY_ALLOW_PRIVATE: '1' } });
+test.use({ viewport: { width: 1440, height: 900 } });
 
-test('the server offers no extension, and the sign-in page offers the API key without /config.json', async ({
+/**
+ * SECURITY.md 10 and 11 on every page a test visited: the page sent no Authorization header and
+ * asked only its own origin, and no credential the gateway holds is in its storage or a URL.
+ */
+function watchTheBrowser(page: Page, gateway: RunningGateway) {
+  const urls: string[] = [];
+  const authorizations: string[] = [];
+  page.context().on('request', (request) => {
+    urls.push(request.url());
+    const header = request.headers()['authorization'];
+    if (header) authorizations.push(header);
+  });
+  return async () => {
+    expect(authorizations).toEqual([]);
+    for (const url of urls) expect(new URL(url).origin, url).toBe(gateway.url);
+    const secrets = [...(await gateway.heldCredentials()), ...(await gateway.ownSecrets())];
+    const stores = JSON.stringify(await browserStorage(page));
+    for (const secret of secrets) {
+      expect(stores.includes(secret), 'a secret is in the browser’s storage').toBe(false);
+      expect(urls.join('\n').includes(secret), 'a secret is in a URL').toBe(false);
+    }
+  };
+}
+
+test('the upstream offers no extension; contacts through the gateway: the table, a new contact, a search, an import', async ({
   page,
   server,
+  gateway,
 }) => {
-  expect((await page.request.get(`${server.url}/config.json`)).status()).toBe(404);
-  // No metadata (RFC 8414): that path is one of the dashboard's own pages, the app shell.
-  const metadata = await page.request.get(`${server.url}/.well-known/oauth-authorization-server`);
-  expect(metadata.headers()['content-type']).toMatch(/^text\/html/);
   const account = await accountWithContacts(server, 'plain', ['Ada', 'Grace']);
+  // The upstream is spec v2 only: no /config.json, no `caller`.
+  expect((await page.request.get(`${server.url}/config.json`)).status()).toBe(404);
   const caller = await page.request.get(`${server.url}/api/2/caller/`, {
     headers: { authorization: `Bearer ${account.key}` },
   });
-  expect(caller.status()).toBe(404);
-  expect(await caller.json()).toEqual({
-    is_error: true,
-    message: 'The API request does not exist',
-  });
+  expect([caller.status(), await caller.json()]).toEqual([
+    404,
+    { is_error: true, message: 'The API request does not exist' },
+  ]);
+  const checkTheBrowser = watchTheBrowser(page, gateway);
 
-  await page.goto('/');
-  await expect(page.getByRole('note')).toContainText(
-    'OAuth sign-in is unavailable: the server answered 404 for /config.json. Sign in with an API key instead.',
-  );
   await signInWithKey(page, account.key, { path: '/contacts' });
+  // Issue 15 item 2: spec v2 names neither the key nor its account, and the header says so.
+  const banner = page.getByRole('banner');
+  await expect(banner).toContainText(
+    `Signed in: API key (the server does not say which) at ${new URL(server.url).host}`,
+  );
+  await expect(banner).toContainText('Account not named by the server');
 
-  // Contacts: the table, and a new contact.
   await expect(page.getByRole('cell', { name: `Ada ${account.name}` })).toBeVisible();
   await expect(page.getByRole('cell', { name: `Grace ${account.name}` })).toBeVisible();
   await page.getByRole('link', { name: 'New contact' }).click();
@@ -58,6 +84,24 @@ test('the server offers no extension, and the sign-in page offers the API key wi
   await page.getByRole('link', { name: 'All contacts' }).click();
   await page.getByLabel('Search contacts').fill('carla');
   await expect(page.getByRole('status').filter({ hasText: '1 contact' })).toBeVisible();
+
+  // Import: one new row, one merged into the contact its address names.
+  await page.getByLabel('Search contacts').fill('');
+  await page.getByRole('link', { name: 'Import CSV' }).click();
+  const domain = `${account.name}.example`;
+  await page
+    .getByLabel('Or paste CSV')
+    .fill(`email,notes\r\nada@${domain},Merged note\r\nfresh@${domain},New one\r\n`);
+  await page.getByRole('button', { name: 'Read the pasted CSV' }).click();
+  await page.getByLabel('Merge the row into that contact').check();
+  await page.getByRole('button', { name: 'Import 2 contacts' }).click();
+  await expect(page.getByRole('region', { name: 'Import' }).getByRole('status')).toHaveText(
+    'Finished. 2 rows: 1 created, 1 merged, 0 skipped (address already in the account), 0 refused by the server, 0 invalid (not sent).',
+  );
+  const api = apiAs(server, account.key);
+  expect((await api.contacts.list({ email: `ada@${domain}` })).data[0]?.notes).toBe('Merged note');
+  expect((await api.contacts.list({ email: `fresh@${domain}` })).count).toBe(1);
+  await checkTheBrowser();
 });
 
 test('contacts filtered by a list: read by the list’s ids, and the export holds its members only', async ({
@@ -95,10 +139,13 @@ test('contacts filtered by a list: read by the list’s ids, and the export hold
   );
 });
 
-test('list settings are read and saved', async ({ page, server }) => {
-  const account = await accountWithList(server, 'settings');
-  await signInWithKey(page, account.key, { path: '/lists/news' });
-  await expect(page.getByRole('heading', { level: 1, name: 'List news' })).toBeVisible();
+test('list settings are read and saved; the members page searches, adds and removes', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithClub(server, 'settings', ['Alan', 'Barbara']);
+  await signInWithKey(page, account.key, { path: '/lists/club' });
+  await expect(page.getByRole('heading', { level: 1, name: 'List club' })).toBeVisible();
   const general = page.getByRole('region', { name: 'General', exact: true });
   await general.getByLabel('Description').fill('Monthly news');
   await page.getByRole('button', { name: 'Review and save' }).click();
@@ -106,39 +153,77 @@ test('list settings are read and saved', async ({ page, server }) => {
   await review.getByRole('button', { name: 'Save the changes' }).click();
   await expect(review).toBeHidden();
   await expect
-    .poll(async () => (await account.api.lists.get('news')).description)
+    .poll(async () => (await account.api.lists.get('club')).description)
     .toBe('Monthly news');
+
+  // Members, without the `list` extension: the list's ids, each contact read by its id.
+  await page.getByRole('link', { name: 'Manage the members' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members of club' })).toBeVisible();
+  const table = page.getByRole('table');
+  await expect(table.getByRole('link')).toHaveText(['Alan Member', 'Barbara Member']);
+  await page.getByLabel('Search the members').fill('barbara');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(table.getByRole('link')).toHaveText(['Barbara Member']);
+  await page.getByLabel('Search the members').fill('');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(table.getByRole('link')).toHaveCount(2);
+
+  await page.getByLabel('Name or address').fill('Grace');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await page.getByRole('button', { name: `Add Grace ${account.name} to club` }).click();
+  await expect(page.getByText(`Grace ${account.name} is now a member of club.`)).toBeVisible();
+  await expect(table.getByRole('link', { name: `Grace ${account.name}` })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Remove Alan Member from club' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove from club?' });
+  await dialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(table.getByRole('link', { name: 'Alan Member' })).toHaveCount(0);
+  const members = (await account.api.lists.get('club')).contacts;
+  const names = await Promise.all(
+    members.map(async (id) => (await account.api.contacts.get(id)).firstname),
+  );
+  expect(names.sort()).toEqual(['Barbara', 'Grace']);
 });
 
-test('messages are listed and read; "show images" says the server cannot fetch them', async ({
-  page,
-  server,
-}) => {
-  const tracker = await startTracker();
-  try {
-    const account = await accountWithList(server, 'archive');
-    const subject = uniqueName('Newsletter');
-    await sendMessage(account.api, {
-      list: 'news',
-      subject,
-      content_plain: 'Hello',
-      content_html: `<p>Hello readers</p><img src="${tracker.origin}/banner.png" alt="Banner">`,
-    });
-    await signInWithKey(page, account.key, { path: '/messages' });
-    await page.getByRole('table').getByRole('link', { name: subject }).click();
-    await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
-    const frame = page.frameLocator('iframe[title="The message as HTML"]');
-    await expect(frame.getByText('Hello readers')).toBeVisible();
-    await page.getByRole('button', { name: 'Show images' }).click();
-    await expect(page.getByText('This server cannot show remote images')).toBeVisible();
-    await expect(frame.getByRole('img', { name: 'Banner' })).not.toHaveAttribute('src', /.+/);
-    expect(tracker.requests, 'nothing fetched the image').toEqual([]);
-  } finally {
-    await tracker.close();
-  }
+test('messages are listed, read and sent', async ({ page, server }) => {
+  const account = await accountWithList(server, 'archive');
+  await account.api.contacts.create({
+    firstname: 'Reader',
+    emails: [`reader@${account.name}.example`],
+    lists: ['news'],
+  });
+  const subject = uniqueName('Newsletter');
+  await sendMessage(account.api, {
+    list: 'news',
+    subject,
+    content_plain: 'Hello',
+    content_html: '<p>Hello readers</p>',
+  });
+  await signInWithKey(page, account.key, { path: '/messages' });
+  await page.getByRole('table').getByRole('link', { name: subject }).click();
+  await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+  const frame = page.frameLocator('iframe[title="The message as HTML"]');
+  await expect(frame.getByText('Hello readers')).toBeVisible();
+
+  await page.goto('/messages/new');
+  await page.getByLabel('List').selectOption('news');
+  await page.getByLabel('Subject').fill('Hello through the gateway');
+  await page.getByLabel('Plain text').fill('Hello.');
+  await page.getByRole('button', { name: 'Send to the list' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send to news?' })
+    .getByRole('button', { name: 'Send to 1 member' })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'Queued' })).toBeVisible();
+  await expect
+    .poll(async () =>
+      (await account.api.messages.list({ limit: 10 })).data.map((message) => message.subject),
+    )
+    .toContain('Hello through the gateway');
 });
 
-test('administrators: the page says what the server does not report, and creates an administrator', async ({
+test('administrators: the page says what the server does not report, creates an administrator and retrieves a key', async ({
   page,
   server,
 }) => {
@@ -178,14 +263,29 @@ test('administrators: the page says what the server does not report, and creates
   await expect(row).not.toContainText('Not retrieved in this tab');
 });
 
-test('accounts: a global key lists, edits and opens the accounts of the group', async ({
+test('accounts: a global key switches accounts, lists, edits and opens the accounts of the group', async ({
   page,
   server,
 }) => {
-  const account = await accountWithContacts(server, 'group', ['Gina']);
+  const alpha = await accountWithContacts(server, 'alpha', ['Ada']);
+  const beta = await accountWithContacts(server, 'beta', ['Brian']);
   const { key } = await createKey(server, 'global');
-  expect(await apiAs(server, key).accounts.get(account.id)).not.toHaveProperty('max_contacts');
-  await signInWithKey(page, key);
+  expect(await apiAs(server, key).accounts.get(alpha.id)).not.toHaveProperty('max_contacts');
+  await signInWithKey(page, key, { path: `/a/${alpha.id}/contacts` });
+  // The switcher names the account: a global key reads them all (spec §4.7).
+  await expect(page.getByRole('banner')).toContainText(
+    'Signed in: Global API key (the server does not say which) at',
+  );
+  const switcher = page.getByRole('button', { name: /^Account/ });
+  await expect(switcher).toContainText(alpha.name);
+  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toBeVisible();
+  await switcher.click();
+  await page.keyboard.type(beta.name);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/a/${beta.id}/contacts$`));
+  await expect(page.getByRole('cell', { name: `Brian ${beta.name}` })).toBeVisible();
+  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toHaveCount(0);
+
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Accounts' })
@@ -193,16 +293,16 @@ test('accounts: a global key lists, edits and opens the accounts of the group', 
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
   const row = page
     .getByRole('row')
-    .filter({ has: page.getByRole('link', { name: account.name, exact: true }) });
-  await row.getByRole('button', { name: `Settings of ${account.name}` }).click();
-  const settings = page.getByRole('dialog', { name: `Settings of ${account.name}` });
+    .filter({ has: page.getByRole('link', { name: alpha.name, exact: true }) });
+  await row.getByRole('button', { name: `Settings of ${alpha.name}` }).click();
+  const settings = page.getByRole('dialog', { name: `Settings of ${alpha.name}` });
   await settings.getByLabel('Description').fill('The group account');
   await settings.getByRole('button', { name: 'Save the settings' }).click();
   await expect(settings).toBeHidden();
   await expect(row).toContainText('The group account');
-  await row.getByRole('link', { name: account.name, exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/a/${account.id}/contacts$`));
-  await expect(page.getByRole('cell', { name: `Gina ${account.name}` })).toBeVisible();
+  await row.getByRole('link', { name: alpha.name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/a/${alpha.id}/contacts$`));
+  await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toBeVisible();
 });
 
 test('over the allowance, the banner says so from Retry-After alone', async ({ page, server }) => {
@@ -228,7 +328,7 @@ test('over the allowance, the banner says so from Retry-After alone', async ({ p
   await signInWithKey(page, globalKey, { path: `/a/${tiny.id}/contacts` });
   const banner = page.getByRole('alert').filter({ hasText: 'Rate limit reached' });
   await expect(banner).toContainText('The hourly API allowance for this account is used up.');
-  // Retry-After: within the window the server counts (an hour at most).
+  // Retry-After, passed through by the gateway: within the window the server counts (an hour at most).
   const reset = Date.parse((await banner.locator('time').getAttribute('datetime')) ?? '');
   expect(reset).toBeGreaterThan(Date.now());
   expect(reset).toBeLessThanOrEqual(Date.now() + 3_600_000);

@@ -27,7 +27,7 @@ test('typed work asks before it is left behind, and instant saves confirm each s
   const nav = page.getByRole('navigation', { name: 'Main' });
   const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
 
-  await signInWithKey(page, account.key, { keep: true });
+  await signInWithKey(page, account.key);
   await page.getByRole('link', { name: `Nora ${account.name}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Nora ${account.name}` })).toBeVisible();
 

@@ -3,13 +3,13 @@
 // browser holds only a session cookie); then say in words where to go and which credential does
 // what (issue 17 item 7). `listkeeper demo` prints JSON for scripts; people get this.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import * as z from 'zod';
 import { GATEWAY_PATHS } from '../src/api/gateway.ts';
 import { buildGateway } from '../src/gateway/app.ts';
 import { loadGatewayConfig } from '../src/gateway/config.ts';
+import { freePort } from '../src/gateway/in-process.ts';
 import { openSessionStore } from '../src/gateway/open-session-store.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -112,17 +112,6 @@ async function runCli(args: string[]): Promise<string> {
     process.exit(1);
   }
   return output;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function runDemo(): Promise<DemoOutput> {

@@ -96,6 +96,25 @@ describe('the gateway over HTTP', () => {
     expect(session.body).not.toContain('the-key');
   });
 
+  it('a new sign-in in the same browser ends its previous session (SECURITY.md 25: a new id at sign-in)', async () => {
+    const upstream = await standIn(() => ({ status: 403 }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url);
+    const first = await signIn(app);
+    const second = await app.inject({
+      method: 'POST',
+      url: '/auth/key',
+      headers: { ...fromDashboard, cookie: first.cookie, 'content-type': 'application/json' },
+      payload: JSON.stringify({ key: 'another-key' }),
+    });
+    const cookie = String(second.headers['set-cookie']).split(';')[0] ?? '';
+    expect(cookie).not.toBe(first.cookie);
+    const session = (headers: Record<string, string>) =>
+      app.inject({ url: '/auth/session', headers }).then((answer) => answer.json<unknown>());
+    expect(await session({ cookie })).toMatchObject({ signed_in: true });
+    expect(await session({ cookie: first.cookie })).toEqual({ signed_in: false });
+  });
+
   it('forwards with its own Authorization, and passes status, body and rate-limit headers back unchanged', async () => {
     const upstream = await standIn((request) =>
       request.url?.startsWith('/api/2/accounts/')

@@ -202,6 +202,8 @@ export async function buildGateway({
     const pending = state
       ? await store.takePendingLogin(state, request.cookies[loginCookie], now())
       : null;
+    // Its sign-in is over, whatever follows: the session cookie stays the browser's only one.
+    if (pending) reply.clearCookie(loginCookie, cookieOptions);
     if (!state || !pending) {
       request.log.warn('OAuth callback without a pending sign-in of this browser');
       return reply.redirect(SIGN_IN_FAILED, 303);

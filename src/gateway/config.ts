@@ -40,6 +40,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** https, or http to a loopback address only: the client secret and tokens cross this link. */
 function isSafeUpstream(value: string): boolean {
+  // zod runs this check after a failed `z.url()` too: no URL, no second message.
+  if (!URL.canParse(value)) return true;
   const url = new URL(value);
   if (url.username || url.password || url.search || url.hash) return false;
   return (

@@ -37,6 +37,10 @@ describe('apiPathProblem (SECURITY.md 26)', () => {
       '/api/2/contacts/%25252e%25252e/',
       '/api/2/contacts/%2525252e%2525252e/',
       '/api/2//contacts/',
+      '/api/2/..;/config.json',
+      '/api/2/contacts/..;jsessionid=x/..;/admin/',
+      '/api/2/.;/contacts/',
+      '/api/2/%2e%2e%3b/config.json',
       '/api/2/contacts/%E0%A4%A/',
     ])
       expect(apiPathProblem(url), url).not.toBeNull();

@@ -9,8 +9,8 @@ const DECODE_ROUNDS = 4;
 
 /**
  * Why `url` (the request target as the client sent it) must not be forwarded, or null. It must be
- * a path under /api/2/, and no segment may, however many times it is decoded, be `.` or `..` or
- * hold a `/` or `\`: an upstream (or a proxy before it) that decodes once more would otherwise
+ * a path under /api/2/, and no segment may, however many times it is decoded, be `.` or `..`
+ * (with or without `;parameters`) or hold a `/` or `\`: an upstream (or a proxy before it) that decodes once more would otherwise
  * leave /api/2/ (`%2e%2e`, `%2f`, `%5c`, `%252e`…). An absolute URL (another host) never is.
  */
 export function apiPathProblem(url: string): string | null {
@@ -24,7 +24,9 @@ export function apiPathProblem(url: string): string | null {
     if (segment === '' && index !== segments.length - 1) return 'The path has an empty segment';
     const decoded = fullyDecoded(segment);
     if (decoded === null) return 'The path is not validly percent-encoded';
-    if (decoded === '.' || decoded === '..') return 'The path leaves /api/2/';
+    // `..;x` is `..` to servers that cut path parameters off a segment (RFC 3986 §3.3; Tomcat, Jetty).
+    const name = decoded.split(';')[0];
+    if (name === '.' || name === '..') return 'The path leaves /api/2/';
     if (decoded.includes('/') || decoded.includes('\\')) return 'A path segment holds an encoded slash';
   }
   return null;

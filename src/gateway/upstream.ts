@@ -69,8 +69,14 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
   }
   async function discover(): Promise<oauth.AuthorizationServer> {
     const issuer = new URL(config.upstreamUrl);
+    // No answer: thrown, so the next sign-in asks again.
     const response = await oauth.discoveryRequest(issuer, { ...httpOptions, algorithm: 'oauth2' });
-    return oauth.processDiscoveryResponse(issuer, response);
+    try {
+      return await oauth.processDiscoveryResponse(issuer, response);
+    } catch {
+      // An answer without metadata (spec v2 promises none): kept, not asked again at every refresh.
+      return { issuer: config.upstreamUrl };
+    }
   }
 
   function client(): { client: oauth.Client; auth: oauth.ClientAuth } {

@@ -9,7 +9,7 @@ export const loadConfiguration: MiddlewareFunction = async () => {
 };
 
 /**
- * The signed-in shell: without a session in memory, restore it (a kept key, or OAuth
+ * The signed-in shell: without a session in memory, restore it (the gateway's session, or OAuth
  * re-authorization after a reload), else go to the sign-in page and come back afterwards.
  */
 export const requireSession: MiddlewareFunction = async ({ request }) => {
@@ -19,7 +19,6 @@ export const requireSession: MiddlewareFunction = async ({ request }) => {
   const { restoreSession } = await import('../features/auth/api/restore-session.ts');
   const outcome = await restoreSession(returnTo);
   if (outcome === 'restored') return;
-  if (outcome === 'key-refused') throw redirect('/auth/key-refused');
   throw redirect(returnTo === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
 };
 

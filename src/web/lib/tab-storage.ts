@@ -1,8 +1,7 @@
 /**
  * Everything the dashboard keeps in sessionStorage (the tab's life), by name, in one place.
- * SECURITY.md 10: never a token; an API key only when the user ticked "keep for this tab".
+ * SECURITY.md 10: never a token, never an API key; only how to sign in again.
  */
-const KEPT_KEY = 'listkeeper.api-key';
 /** Not a secret: tells a reload to re-run the OAuth authorization request. */
 const OAUTH_SIGNED_IN = 'listkeeper.oauth-signed-in';
 /** PKCE verifier, state and return path of the authorization request in flight; single use. */
@@ -21,14 +20,6 @@ function storage(): Storage | null {
     // Storage can be disabled by the browser's settings; the dashboard still works without it.
     return null;
   }
-}
-
-export function readKeptKey(): string | null {
-  return storage()?.getItem(KEPT_KEY) ?? null;
-}
-
-export function keepKey(key: string): void {
-  storage()?.setItem(KEPT_KEY, key);
 }
 
 export function hasOAuthSignIn(): boolean {
@@ -67,6 +58,5 @@ export function takePendingAuthorization(): PendingAuthorization | null {
 /** On sign-out or any end of the session: the tab forgets how it was signed in. */
 export function forgetSignIn(): void {
   const store = storage();
-  store?.removeItem(KEPT_KEY);
   store?.removeItem(OAUTH_SIGNED_IN);
 }

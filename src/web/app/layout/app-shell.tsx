@@ -126,11 +126,16 @@ function SignedInShell({ principal }: { principal: Principal }) {
               onOpenChange={setSwitcherOpen}
             />
           ) : (
-            who.account !== null && (
-              <p className="account-label">
-                Account <strong>{who.account}</strong>
-              </p>
-            )
+            <p className="account-label">
+              {who.account !== null ? (
+                <>
+                  Account <strong>{who.account}</strong>
+                </>
+              ) : (
+                // Spec v2 has no call that names the account of a key or token (issue 15 item 2).
+                'Account not named by the server'
+              )}
+            </p>
           )}
         </div>
         <HeaderMenu>

@@ -5,13 +5,17 @@ import type { Principal } from '../../lib/session.ts';
 export interface SignedInAs {
   /** The person ("Ada Lovelace (ada@example.org)") or the key ("API key “Nightly export”"). */
   who: string;
-  /** The account's name; null for a global principal (the switcher names it) or when unknown. */
+  /**
+   * The account's name; null for a global principal (the switcher names it), or when the server
+   * does not say (spec v2 cannot: the header says so).
+   */
   account: string | null;
 }
 
 /**
  * From the caller's own administrator entry when the server says who is calling (the `caller.get`
- * extension); else what the sign-in itself told (a username from OAuth, "API key").
+ * extension); else what the sign-in itself told (a username from OAuth, or that the server does not
+ * say: features/auth/api/identity.ts).
  */
 export function signedInAs(principal: Principal, caller: CallerInfo | undefined): SignedInAs {
   const entry = caller?.administrator;

@@ -2,6 +2,7 @@ import { GATEWAY_PATHS, type GatewaySession } from '../../../../api/gateway.ts';
 import { ApiError } from '../../../../api/errors.ts';
 import { fetchThroughGateway } from '../../../lib/gateway-fetch.ts';
 import { startSession, type Principal } from '../../../lib/session.ts';
+import { identityOf } from './identity.ts';
 
 /**
  * Signing in behind a gateway (`listkeeper dashboard`): the gateway holds the key or the tokens
@@ -9,17 +10,22 @@ import { startSession, type Principal } from '../../../lib/session.ts';
  * no API client: the sign-in page stays light.
  */
 function principalOf(session: Extract<GatewaySession, { signed_in: true }>): Principal {
-  const identity =
-    session.username ??
-    (session.method === 'key' ? (session.global ? 'Global API key' : 'API key') : 'OAuth sign-in');
-  return { method: session.method, global: session.global, identity, server: session.upstream_name };
+  const identity = identityOf(session.method, session.global, session.username);
+  return {
+    method: session.method,
+    global: session.global,
+    identity,
+    server: session.upstream_name,
+  };
 }
 
 async function answerOf(response: Response): Promise<unknown> {
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) return body;
   const message =
-    body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+    body !== null &&
+    typeof body === 'object' &&
+    typeof (body as { message?: unknown }).message === 'string'
       ? (body as { message: string }).message
       : `The dashboard's server answered ${response.status}.`;
   throw new ApiError(response.status, message);
@@ -44,7 +50,8 @@ export async function signInWithKeyAtGateway(key: string): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ key }),
   });
-  if (!adopt(await answerOf(response))) throw new ApiError(500, 'The sign-in did not start a session.');
+  if (!adopt(await answerOf(response)))
+    throw new ApiError(500, 'The sign-in did not start a session.');
 }
 
 /** Ends the session at the gateway: every tab, every gateway process. */

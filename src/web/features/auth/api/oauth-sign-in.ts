@@ -1,6 +1,7 @@
 import { endSession, startSession } from '../../../lib/session.ts';
 import { markOAuthSignIn } from '../../../lib/tab-storage.ts';
 import { createTokenKeeper } from '../../../lib/token-keeper.ts';
+import { identityOf } from './identity.ts';
 import { completeAuthorization, refreshTokens } from './oauth.ts';
 import { probePrincipal } from './probe-principal.ts';
 
@@ -20,7 +21,7 @@ export async function completeOAuthSignIn(callbackUrl: URL): Promise<string> {
     const { global } = await probePrincipal({ kind: 'bearer', token: tokens.accessToken });
     startSession(
       { method: 'oauth', keeper },
-      { method: 'oauth', global, identity: username ?? 'OAuth sign-in' },
+      { method: 'oauth', global, identity: identityOf('oauth', global, username) },
     );
   } catch (error) {
     keeper.stop();

@@ -4,17 +4,15 @@ import { describeError } from '../../../lib/api-error-message.ts';
 import { getConfig } from '../../../lib/config.ts';
 
 /**
- * "Sign in with an API key" (spec §5.1). The key stays in memory; "keep for this tab" also puts it
- * in sessionStorage until the tab closes (SECURITY.md 10). Behind a gateway, the key goes to the
- * gateway once and the page keeps nothing. The API client loads on submit only, so the sign-in
- * page stays light.
+ * "Sign in with an API key" (spec §5.1). Behind a gateway, the key goes to the gateway once and
+ * the page keeps nothing; in the public-client mode it lives in page memory only (SECURITY.md 10),
+ * never in storage. The API client loads on submit only, so the sign-in page stays light.
  */
 export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const gateway = getConfig().gateway !== undefined;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const keyId = useId();
-  const keepId = useId();
   const hintId = useId();
   const errorId = useId();
 
@@ -35,7 +33,7 @@ export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         await signInWithKeyAtGateway(key);
       } else {
         const { signInWithKey } = await import('../api/sign-in-with-key.ts');
-        await signInWithKey(key, data.get('keep') === 'on');
+        await signInWithKey(key);
       }
       onSignedIn();
     } catch (caught) {
@@ -60,25 +58,14 @@ export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           spellCheck={false}
           required
           aria-invalid={error !== null}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={error ? `${hintId} ${errorId}` : hintId}
         />
       </div>
-      {gateway ? (
-        <p className="hint">
-          The dashboard&apos;s server keeps the key until you sign out; this browser never holds it.
-        </p>
-      ) : (
-        <>
-          <div className="checkbox-field">
-            <input id={keepId} name="keep" type="checkbox" aria-describedby={hintId} />
-            <label htmlFor={keepId}>Keep the key for this tab</label>
-          </div>
-          <p id={hintId} className="hint">
-            Kept in this tab&apos;s session storage until the tab closes or you sign out. Unticked,
-            the key lives only in memory and a reload asks for it again.
-          </p>
-        </>
-      )}
+      <p id={hintId} className="hint">
+        {gateway
+          ? 'The dashboard’s server keeps the key until you sign out; this browser never holds it.'
+          : 'The key lives in this page’s memory only: a reload asks for it again.'}
+      </p>
       {error && (
         <p id={errorId} className="field-error" role="alert">
           {error}
