@@ -8,8 +8,6 @@ import {
   uniqueName,
 } from './fixtures/dashboard.ts';
 
-test.use({ viewport: { width: 1440, height: 900 } });
-
 /**
  * Issue 17 items 2 and 7: a key with only `approval` and `messages` lands on a page it may see,
  * is offered no page or action its permissions refuse, and the header names the key and the
