@@ -43,6 +43,8 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
+        // Issue 17: every item is proved at 1440×900; the phone tests set their own 390×844.
+        viewport: { width: 1440, height: 900 },
         launchOptions: {
           ...(systemChromium ? { executablePath: systemChromium } : {}),
           args: chromiumArgs,

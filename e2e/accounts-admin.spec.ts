@@ -42,7 +42,8 @@ test('a global operator creates, edits, opens and deletes an account', async ({ 
   await page.getByRole('button', { name: 'New account' }).click();
   await create.getByLabel('Name', { exact: true }).fill(name);
   await create.getByRole('button', { name: 'Create the account' }).click();
-  await expect(create.getByText(`Name an account named ${name} already exists.`)).toBeVisible();
+  await expect(create.getByText(`An account named ${name} already exists.`)).toBeVisible();
+  await expect(create.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await create.getByRole('button', { name: 'Cancel' }).click();
 
   // Search as you type; the §4.7 username filter asks the server.
@@ -78,6 +79,13 @@ test('a global operator creates, edits, opens and deletes an account', async ({ 
   await expect(
     settings.getByText('is not a valid regular expression', { exact: false }),
   ).toHaveCount(0);
+  // The server's refusal of a name in use lands on the Name field of the settings too (form kit).
+  const rename = settings.getByLabel('Name', { exact: true });
+  await rename.fill(other.name);
+  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  await expect(settings.getByText(`An account named ${other.name} already exists.`)).toBeVisible();
+  await expect(rename).toHaveAttribute('aria-invalid', 'true');
+  await rename.fill(name);
   await settings.getByLabel('Description').fill('Acme corporation');
   await settings.getByRole('button', { name: 'Save the settings' }).click();
   await expect(settings).toBeHidden();

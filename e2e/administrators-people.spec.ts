@@ -8,8 +8,6 @@ import {
   uniqueName,
 } from './fixtures/dashboard.ts';
 
-test.use({ viewport: { width: 1440, height: 900 } });
-
 const PASSWORD = 'a password of length';
 
 /**

@@ -13,8 +13,6 @@ import { expectPhoneFit, PHONE } from './fixtures/phone.ts';
  */
 
 test.describe('at 1440×900', () => {
-  test.use({ viewport: { width: 1440, height: 900 } });
-
   test('choose a list: its members only, by the list filter; kept in the URL with the search', async ({
     page,
     server,

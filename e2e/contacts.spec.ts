@@ -421,7 +421,6 @@ test('import a ;-separated file: custom fields by name, an unknown list flagged,
   server,
 }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
   const account = await createAccount(server, uniqueName('import-semi'));
   const { key } = await createKey(server, { account: account.name });
   await server.cli(['field', 'create', '--account', account.name, '--name', 'Shoe size']);

@@ -3,8 +3,6 @@ import * as z from 'zod';
 import { expect, signInOnServerPage, test } from './fixtures/dashboard.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
-test.use({ viewport: { width: 1440, height: 900 } });
-
 /**
  * Issue 17 item 7: the demo's moderator and list-limited administrator sign in with the passwords
  * `listkeeper demo` prints, through the real OAuth login, and are shown only what they may do.

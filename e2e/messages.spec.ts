@@ -90,6 +90,19 @@ test('compose: send to a list with a preview, shown as queued, then found in the
   await leave.getByRole('button', { name: 'Stay on this page' }).click();
   await expect(page.getByLabel('Subject')).toHaveValue(subject);
 
+  // The server's refusal lands on the field it names (form kit): the list went meanwhile.
+  await page.getByLabel('List').selectOption('events');
+  await account.api.lists.delete('events');
+  await page.getByRole('button', { name: 'Send to the list' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send to events?' })
+    .getByRole('button', { name: /^Send/ })
+    .click();
+  await expect(page.getByLabel('List')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert')).toHaveText('No list named events in this account.');
+  await expect(page.getByLabel('Subject')).toHaveValue(subject);
+  await page.getByLabel('List').selectOption('news');
+
   await page.getByRole('button', { name: 'Send to the list' }).click();
   // Confirmed first, naming the list and how many members it reaches; cancelling sends nothing.
   const confirm = page.getByRole('dialog', { name: 'Send to news?' });

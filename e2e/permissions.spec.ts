@@ -8,8 +8,6 @@ import {
   uniqueName,
 } from './fixtures/dashboard.ts';
 
-test.use({ viewport: { width: 1440, height: 900 } });
-
 /**
  * Issue 17 items 2 and 7: a key with only `approval` and `messages` lands on a page it may see,
  * is offered no page or action its permissions refuse, and the header names the key and the
@@ -73,12 +71,22 @@ test('a superadmin key lands on Contacts with every page and action', async ({ p
   await expect(page.getByRole('link', { name: 'Import CSV' })).toBeVisible();
 });
 
-test('a membership key manages members but creates no contact, and sees list settings read-only', async ({
+test('a membership key manages members but creates no contact, and sees list settings read-only; the server’s own 403 names the permission', async ({
   page,
   server,
 }) => {
   const account = await accountWithClub(server, 'memb', ['Ann']);
-  const key = await keyWith(server, account.name, ['membership'], 'Member desk');
+  const desk = (await server.cli([
+    'key',
+    'create',
+    '--account',
+    account.name,
+    '--permission',
+    'membership',
+    '--description',
+    'Member desk',
+  ])) as { key: string; id: number };
+  const key = desk.key;
 
   await signInWithKey(page, key, { path: '/lists/club/members' });
   await expect(page.getByRole('heading', { level: 1, name: 'Members of club' })).toBeVisible();
@@ -100,6 +108,73 @@ test('a membership key manages members but creates no contact, and sees list set
   await expect(
     page.getByText('changing them needs the list or list_settings permission'),
   ).toBeVisible();
+
+  // The permission is taken away while the page is open: the dashboard still offers the change
+  // (it read the permissions at sign-in), the server refuses it, and its 403 says what is missing.
+  await page.goto('/lists/club/members');
+  const digest = page.getByLabel('Digest for Ann Member (saved at once)');
+  await expect(digest).toBeEnabled();
+  await account.api.users.update(desk.id, { permissions: ['approval'] });
+  await digest.selectOption({ label: 'Daily digest' });
+  await expect(page.getByRole('alert')).toHaveText(
+    'Not permitted: This key lacks the membership or contact permission',
+  );
+  await expect(page.getByRole('status').filter({ hasText: 'Not saved' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+});
+
+/**
+ * Spec §2.6 limit_lists and limit_metadata, SECURITY.md 32: a key confined to one list and one
+ * custom field is offered no new list outside them, no change to an administrator who is not
+ * confined as narrowly, passes its limits on to whoever it makes, and adds no custom field.
+ */
+test('a list- and field-limited superadmin key is offered only what its limits allow', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithClub(server, 'limit', ['Ann']);
+  await account.api.lists.create({ name: 'news' });
+  await server.cli(['field', 'create', '--account', account.name, '--name', 'Region']);
+  const limited = await account.api.users.create({
+    description: 'Club desk',
+    permissions: ['superadmin', 'limit_lists', 'limit_metadata'],
+    limit_lists: ['club'],
+    limit_metadata: ['Region'],
+  });
+  const { key } = await account.api.users.retrieveKey(limited.id);
+
+  await signInWithKey(page, key, { keep: true, path: '/lists' });
+  const table = page.getByRole('table');
+  await expect(table.getByRole('link', { name: 'club' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'news' })).toHaveCount(0);
+  // Its only list exists: a new one would be outside the limit, which the server refuses.
+  await expect(page.getByText('a new list would be outside them')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create list' })).toHaveCount(0);
+
+  // Administrators: the account's unconfined superadmin key is shown, not offered for change.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Administrators' })
+    .click();
+  const own = page.getByRole('row', { name: /Club desk/ });
+  await expect(own.getByRole('button', { name: /^Edit/ })).toBeVisible();
+  const unconfined = page.getByRole('row').filter({ hasText: 'Beyond your own permissions' });
+  await expect(unconfined).toHaveCount(1);
+  await expect(unconfined.getByRole('button')).toHaveCount(0);
+  // Whoever it makes keeps its limits: ticked, not to be unticked, its list chosen.
+  await page.getByRole('button', { name: 'New administrator' }).click();
+  const create = page.getByRole('dialog', { name: 'New administrator' });
+  await expect(create.getByRole('checkbox', { name: 'limit_lists' })).toBeChecked();
+  await expect(create.getByRole('checkbox', { name: 'limit_lists' })).toBeDisabled();
+  await expect(create.getByRole('checkbox', { name: 'limit_metadata' })).toBeDisabled();
+  await expect(create.getByRole('checkbox', { name: 'club' })).toBeChecked();
+  await create.getByRole('button', { name: 'Cancel' }).click();
+
+  // A contact shows the one custom field it may write, and no way to add another.
+  await page.goto('/contacts');
+  await page.getByRole('link', { name: 'Ann Member' }).click();
+  await expect(page.getByRole('textbox', { name: 'Field', exact: true })).toHaveValue('Region');
+  await expect(page.getByRole('button', { name: 'Add a custom field' })).toHaveCount(0);
 });
 
 test('a moderator key opens no members page and sees no member actions', async ({

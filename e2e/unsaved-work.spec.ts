@@ -7,8 +7,6 @@ import {
   test,
 } from './fixtures/dashboard.ts';
 
-test.use({ viewport: { width: 1440, height: 900 } });
-
 /**
  * Issue 17 item 3, nothing typed is lost: the contact page, a new contact and a pasted import ask
  * before leaving; an edited dialog asks before Escape closes it; controls that save at once say

@@ -5,6 +5,8 @@ export interface CheckboxOption<V extends string> {
   label: string;
   /** One line under the label, read with it (aria-describedby). */
   meaning?: string;
+  /** Shown but not to be changed (its meaning says why). */
+  disabled?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export function CheckboxGroup<V extends string>({
             id={`${id}-${option.value}`}
             type="checkbox"
             checked={value.includes(option.value)}
+            disabled={option.disabled}
             onChange={(event) => toggle(option.value, event.target.checked)}
             aria-describedby={option.meaning ? `${id}-${option.value}-meaning` : undefined}
           />

@@ -7,7 +7,12 @@ import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { sectionPath } from '../../../lib/account-scope.ts';
 import { accountQueries, type AccountFilters } from '../api/account-queries.ts';
-import { CreateAccountDialog, DeleteAccountDialog, EditAccountDialog } from './account-dialogs.tsx';
+import {
+  CreateAccountDialog,
+  DeleteAccountDialog,
+  EditAccountDialog,
+  LazyCreateAccountForm,
+} from './account-dialogs.tsx';
 
 function matches(account: Account, search: string): boolean {
   const needle = search.trim().toLowerCase();
@@ -111,7 +116,12 @@ export function AccountsTable() {
   return (
     <>
       <div className="actions page-actions">
-        <button type="button" className="button primary" onClick={() => setCreating(true)}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => setCreating(true)}
+          {...LazyCreateAccountForm.preloadProps}
+        >
           New account
         </button>
         <Link to="/accounts/administrators" className="button">

@@ -45,7 +45,7 @@ describe('the account forms', () => {
   it('checks every restrict_contact line and names the bad one', () => {
     const bad = AccountSettingsForm.safeParse({ ...settings, restrict_contact: 'ok\n[' });
     expect(bad.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
-      ['restrict_contact', 'line 2 ([) is not a valid regular expression'],
+      ['restrict_contact', 'Line 2 ([) is not a valid regular expression'],
     ]);
   });
 

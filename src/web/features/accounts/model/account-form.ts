@@ -15,6 +15,7 @@ export const NewAccountForm = z.object({
   administrator: z.union([z.literal(''), EmailAddress]),
 });
 export type NewAccountForm = z.infer<typeof NewAccountForm>;
+export const NEW_ACCOUNT_FIELDS = ['name', 'description', 'domain', 'administrator'] as const;
 
 export function toAccountCreate(values: NewAccountForm): AccountCreate {
   const domain = values.domain.trim();
@@ -66,7 +67,7 @@ const regexLines = z.string().superRefine((text, ctx) => {
     if (!checked.success) {
       ctx.addIssue({
         code: 'custom',
-        message: `line ${index + 1} (${line.trim()}) ${checked.error.issues[0]?.message ?? 'is invalid'}`,
+        message: `Line ${index + 1} (${line.trim()}) ${checked.error.issues[0]?.message ?? 'is invalid'}`,
       });
     }
   });

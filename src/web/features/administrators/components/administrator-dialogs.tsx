@@ -8,6 +8,7 @@ import type {
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { lazyForm } from '../../../components/form/lazy-form.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import {
   useCreateAdministrator,
@@ -16,8 +17,15 @@ import {
   useUpdateAdministrator,
 } from '../api/administrator-mutations.ts';
 import { formValuesOf, kindOf, toCreateInput, toUpdateInput } from '../model/administrator-form.ts';
-import { AdministratorForm } from './administrator-form.tsx';
 import { administratorName, isKey } from './administrator-name.ts';
+
+/**
+ * The form loads when a dialog first opens, or as its button is pointed at (issue 17 item 9): the
+ * administrators page itself has no form.
+ */
+export const AdministratorForm = lazyForm(() =>
+  import('./administrator-form.tsx').then((module) => module.AdministratorForm),
+);
 
 const NEW_KINDS = [
   { kind: 'new', label: 'A person, who signs in' },

@@ -1,23 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useId } from 'react';
+import { Controller } from 'react-hook-form';
 import { NOTIFICATIONS } from '../../../../api/constants.ts';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { FormActions } from '../../../components/form/form-actions.tsx';
+import { FieldError, FormField, errorOf } from '../../../components/form/form-field.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { applyServerError } from '../../../lib/form-kit.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
-import { callerQueries } from '../../../lib/caller-queries.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
+import { reachableLists } from '../../../lib/reach.ts';
+import { useAdministratorForm } from '../controllers/use-administrator-form.ts';
 import {
-  ADMINISTRATOR_FORM_FIELDS,
   PASSWORD_MIN_LENGTH,
-  administratorFormSchema,
-  versionFields,
   type AdministratorFormValues,
   type AdministratorKind,
 } from '../model/administrator-form.ts';
-import { cidrUncheckedNote, cidrWarning } from '../model/cidr-warning.ts';
 import { LimitMetadataPicker } from './limit-metadata-picker.tsx';
 import { LinesField } from './lines-field.tsx';
 import {
@@ -26,7 +24,7 @@ import {
   PERMISSION_PRESETS,
 } from '../model/permissions.ts';
 
-interface AdministratorFormProps {
+export interface AdministratorFormProps {
   accountId: AccountId;
   /**
    * The group's global administrators (spec §4.8 rule 2): no account, so no lists to pick from;
@@ -44,13 +42,11 @@ interface AdministratorFormProps {
   onDirtyChange?: (dirty: boolean) => void;
 }
 
-const LIMIT_PERMISSIONS = new Set(['limit_lists', 'limit_metadata']);
-
 /**
- * The inputs of an administrator, shared by create and edit (spec §2.6). Spec §9 rule 3: only the
- * fields of the administrator's API version appear (model/administrator-form.ts). The limits
- * appear only while their permission is on. The `cidr` warns, as it is typed, when it would shut
- * out the address in use (where the server tells it, api/caller-queries.ts), and says when that
+ * The inputs of an administrator, shared by create and edit (spec §2.6); the logic is the form's
+ * controller (controllers/use-administrator-form.ts). Spec §9 rule 3: only the fields of the
+ * administrator's API version appear. The limits appear only while their permission is on. The
+ * `cidr` warns, as it is typed, when it would shut out the address in use, and says when that
  * address is unknown (a server without the `caller.get` extension).
  */
 export function AdministratorForm({
@@ -64,156 +60,111 @@ export function AdministratorForm({
   onCancel,
   onDirtyChange,
 }: AdministratorFormProps) {
-  const form = useForm<AdministratorFormValues>({
-    resolver: zodResolver(administratorFormSchema(kind)),
-    defaultValues,
-  });
+  const {
+    form,
+    fields,
+    submit,
+    formError,
+    passwords,
+    limitsLists,
+    limitsMetadata,
+    keptLimits,
+    cidrWarning,
+    cidrUnchecked,
+    applyPreset,
+  } = useAdministratorForm({ kind, defaultValues, onSubmit, onDirtyChange });
   const id = useId();
   const errors = form.formState.errors;
-  const permissions = useWatch({ control: form.control, name: 'permissions' });
-  const limitsLists = permissions.includes('limit_lists');
-  const limitsMetadata = permissions.includes('limit_metadata');
-  const fields = versionFields(kind);
-  const cidr = useWatch({ control: form.control, name: 'cidr' });
-  const callerInfo = useQuery(callerQueries.self());
-  const caller = fields.cidr ? callerInfo.data : undefined;
-  // A password for the server's sign-in page: the reference server takes one (feature-detected by
-  // its `caller.get` extension); spec v2 lists `password` for version 1 only.
-  const passwords = fields.password && callerInfo.data?.supported === true;
-  // The warning when the range shuts out the address in use; a note when that address is unknown.
-  const warning = caller ? cidrWarning(cidr, caller.address) : null;
-  const unchecked = caller?.address === null ? cidrUncheckedNote(cidr, caller.supported) : null;
-  const [serverError, setServerError] = useState<unknown>(null);
-  const dirty = form.formState.isDirty;
-  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
-
-  const submit = form.handleSubmit(async (values) => {
-    setServerError(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      if (!applyServerError(error, ADMINISTRATOR_FORM_FIELDS, form.setError)) setServerError(error);
-    }
-  });
-
-  const fieldProps = (
-    name: keyof AdministratorFormValues,
-    error: { message?: string } | undefined,
-    warned = false,
-  ) => ({
-    id: `${id}-${name}`,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby':
-      [
-        error ? `${id}-${name}-error` : '',
-        warned ? `${id}-${name}-warning` : '',
-        hints[name] ? `${id}-${name}-hint` : '',
-      ]
-        .filter(Boolean)
-        .join(' ') || undefined,
-  });
-  const fieldError = (
-    name: keyof AdministratorFormValues,
-    label: string,
-    error?: { message?: string },
-  ) =>
-    error?.message && (
-      <p id={`${id}-${name}-error`} className="field-error">
-        {label} {error.message}.
-      </p>
-    );
-  const hint = (name: keyof AdministratorFormValues) =>
-    hints[name] && (
-      <p id={`${id}-${name}-hint`} className="hint">
-        {hints[name]}
-      </p>
-    );
+  const fieldId = (name: keyof AdministratorFormValues) => `${id}-${name}`;
 
   return (
     <form className="stack" onSubmit={submit} noValidate aria-label={submitLabel}>
       <div className="form-grid">
         {fields.description && (
-          <div className="field">
-            <label htmlFor={`${id}-description`}>Description</label>
-            <input
-              {...fieldProps('description', errors.description)}
-              autoComplete="off"
-              {...form.register('description')}
-            />
-            {fieldError('description', 'The description', errors.description)}
-          </div>
+          <FormField
+            id={fieldId('description')}
+            label="Description"
+            {...errorOf('The description', errors.description)}
+          >
+            {(control) => (
+              <input {...control} autoComplete="off" {...form.register('description')} />
+            )}
+          </FormField>
         )}
         {fields.username && (
-          <div className="field">
-            <label htmlFor={`${id}-username`}>
-              {kind === 'v1' ? 'Username' : 'Username (email address)'}
-            </label>
-            <input
-              {...fieldProps('username', errors.username)}
-              type={kind === 'v1' ? 'text' : 'email'}
-              autoComplete="off"
-              data-initial-focus
-              {...form.register('username')}
-            />
-            {fieldError('username', 'The username', errors.username)}
-          </div>
+          <FormField
+            id={fieldId('username')}
+            label={kind === 'v1' ? 'Username' : 'Username (email address)'}
+            {...errorOf('The username', errors.username)}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type={kind === 'v1' ? 'text' : 'email'}
+                autoComplete="off"
+                data-initial-focus
+                {...form.register('username')}
+              />
+            )}
+          </FormField>
         )}
         {passwords && (
-          <div className="field">
-            <label htmlFor={`${id}-password`}>
-              {kind === 'new' ? 'Password (to sign in)' : 'New password'}
-            </label>
-            <input
-              {...fieldProps('password', errors.password)}
-              type="password"
-              autoComplete="new-password"
-              {...form.register('password')}
-            />
-            {hint('password')}
-            {fieldError('password', 'The password', errors.password)}
-          </div>
+          <FormField
+            id={fieldId('password')}
+            label={kind === 'new' ? 'Password (to sign in)' : 'New password'}
+            hint={HINTS.password}
+            {...errorOf('The password', errors.password)}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                {...form.register('password')}
+              />
+            )}
+          </FormField>
         )}
-        <div className="field">
-          <label htmlFor={`${id}-firstname`}>First name</label>
-          <input
-            {...fieldProps('firstname', errors.firstname)}
-            autoComplete="off"
-            {...form.register('firstname')}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-surname`}>Surname</label>
-          <input
-            {...fieldProps('surname', errors.surname)}
-            autoComplete="off"
-            {...form.register('surname')}
-          />
-        </div>
+        <FormField id={fieldId('firstname')} label="First name">
+          {(control) => <input {...control} autoComplete="off" {...form.register('firstname')} />}
+        </FormField>
+        <FormField id={fieldId('surname')} label="Surname">
+          {(control) => <input {...control} autoComplete="off" {...form.register('surname')} />}
+        </FormField>
         {fields.cidr && (
-          <div className="field">
-            <label htmlFor={`${id}-cidr`}>IP restriction (CIDR)</label>
-            <input
-              {...fieldProps('cidr', errors.cidr, warning !== null || unchecked !== null)}
-              autoComplete="off"
-              spellCheck={false}
-              {...form.register('cidr')}
-            />
-            {hint('cidr')}
-            {fieldError('cidr', 'The IP restriction', errors.cidr)}
-            {/* Announced as it appears while typing; present (empty) before, so it is heard. */}
-            <div aria-live="polite">
-              {warning && (
-                <p id={`${id}-cidr-warning`} className="notice warning">
-                  {warning}
-                </p>
-              )}
-              {unchecked && (
-                <p id={`${id}-cidr-warning`} className="hint">
-                  {unchecked}
-                </p>
-              )}
-            </div>
-          </div>
+          <FormField
+            id={fieldId('cidr')}
+            label="IP restriction (CIDR)"
+            hint={HINTS.cidr}
+            {...errorOf('The IP restriction', errors.cidr)}
+            describedBy={
+              cidrWarning !== null || cidrUnchecked !== null ? `${id}-cidr-warning` : undefined
+            }
+            after={
+              // Announced as it appears while typing; present (empty) before, so it is heard.
+              <div aria-live="polite">
+                {cidrWarning && (
+                  <p id={`${id}-cidr-warning`} className="notice warning">
+                    {cidrWarning}
+                  </p>
+                )}
+                {cidrUnchecked && (
+                  <p id={`${id}-cidr-warning`} className="hint">
+                    {cidrUnchecked}
+                  </p>
+                )}
+              </div>
+            }
+          >
+            {(control) => (
+              <input
+                {...control}
+                autoComplete="off"
+                spellCheck={false}
+                {...form.register('cidr')}
+              />
+            )}
+          </FormField>
         )}
       </div>
       <div className="checkbox-field">
@@ -234,16 +185,7 @@ export function AdministratorForm({
             key={preset.name}
             type="button"
             className="button small"
-            onClick={() =>
-              form.setValue(
-                'permissions',
-                [
-                  ...preset.permissions,
-                  ...form.getValues('permissions').filter((p) => LIMIT_PERMISSIONS.has(p)),
-                ],
-                { shouldDirty: true },
-              )
-            }
+            onClick={() => applyPreset(preset.permissions)}
           >
             {preset.name}
           </button>
@@ -258,7 +200,11 @@ export function AdministratorForm({
               <CheckboxGroup
                 key={group.legend}
                 legend={`Permissions: ${group.legend.toLowerCase()}`}
-                options={group.items.map((item) => ({ ...item, label: item.value }))}
+                options={group.items.map((item) =>
+                  keptLimits.includes(item.value)
+                    ? { ...item, label: item.value, meaning: KEPT_MEANING, disabled: true }
+                    : { ...item, label: item.value },
+                )}
                 value={field.value.filter((p) => group.items.some((item) => item.value === p))}
                 onChange={(chosen) =>
                   field.onChange([
@@ -271,37 +217,31 @@ export function AdministratorForm({
           </div>
         )}
       />
-      {limitsLists && groupLevel && (
+      {limitsLists && (
         <Controller
           control={form.control}
           name="limit_lists"
-          render={({ field }) => (
-            <LinesField
-              id={`${id}-limit_lists`}
-              label="Lists this administrator is limited to"
-              hint="One list name per line (global administrators are not tied to one account)."
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={fieldError('limit_lists', 'The list limit', errors.limit_lists)}
-              errorId={errors.limit_lists ? `${id}-limit_lists-error` : undefined}
-            />
-          )}
-        />
-      )}
-      {limitsLists && !groupLevel && (
-        <Controller
-          control={form.control}
-          name="limit_lists"
-          render={({ field }) => (
-            <LimitListsPicker
-              accountId={accountId}
-              value={field.value}
-              onChange={field.onChange}
-              error={fieldError('limit_lists', 'The list limit', errors.limit_lists)}
-              errorId={errors.limit_lists ? `${id}-limit_lists-error` : undefined}
-            />
-          )}
+          render={({ field }) =>
+            groupLevel ? (
+              <LinesField
+                id={fieldId('limit_lists')}
+                label="Lists this administrator is limited to"
+                hint="One list name per line (global administrators are not tied to one account)."
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                {...errorOf('The list limit', errors.limit_lists)}
+              />
+            ) : (
+              <LimitListsPicker
+                accountId={accountId}
+                id={fieldId('limit_lists')}
+                value={field.value}
+                onChange={field.onChange}
+                {...errorOf('The list limit', errors.limit_lists)}
+              />
+            )
+          }
         />
       )}
       {limitsMetadata && (
@@ -312,11 +252,10 @@ export function AdministratorForm({
             <LimitMetadataPicker
               accountId={accountId}
               groupLevel={groupLevel}
-              id={`${id}-limit_metadata`}
+              id={fieldId('limit_metadata')}
               value={field.value}
               onChange={field.onChange}
-              error={fieldError('limit_metadata', 'The custom-field limit', errors.limit_metadata)}
-              errorId={errors.limit_metadata ? `${id}-limit_metadata-error` : undefined}
+              {...errorOf('The custom-field limit', errors.limit_metadata)}
             />
           )}
         />
@@ -337,59 +276,65 @@ export function AdministratorForm({
           />
         )}
       />
-      {serverError !== null && <ErrorMessage error={serverError} />}
-      <div className="actions">
-        <button type="submit" className="button primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        formError={formError}
+        pending={pending}
+        submitLabel={submitLabel}
+        onCancel={onCancel}
+      />
     </form>
   );
 }
 
-const hints: Partial<Record<keyof AdministratorFormValues, string>> = {
+const HINTS = {
   password: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: no change (a new person without one cannot sign in until given one).`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
 
+/** SECURITY.md 32: a confined principal makes only administrators confined as narrowly. */
+const KEPT_MEANING =
+  'Kept: you are limited yourself, so whoever you make or change is limited as narrowly.';
+
+/** The account's lists the principal reaches (spec §2.6), to limit the administrator to. */
 function LimitListsPicker({
   accountId,
+  id,
   value,
   onChange,
   error,
-  errorId,
+  announce,
 }: {
   accountId: AccountId;
+  id: string;
   value: string[];
   onChange: (value: string[]) => void;
-  error: ReactNode;
-  errorId: string | undefined;
+  error: string | undefined;
+  announce: boolean;
 }) {
+  const powers = usePermissions();
   const lists = useQuery(listQueries.list(accountId));
   if (lists.isPending) return <p role="status">Loading the account’s lists…</p>;
   if (lists.isError)
     return <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />;
+  const offered = reachableLists(powers, lists.data);
   return (
     <div>
-      {lists.data.length === 0 ? (
+      {offered.length === 0 ? (
         <p>The account has no lists to limit this administrator to.</p>
       ) : (
         <CheckboxGroup
           legend="Lists this administrator is limited to"
-          options={lists.data.map((list) => ({
+          options={offered.map((list) => ({
             value: list.name,
             label: list.name,
             meaning: list.description || undefined,
           }))}
           value={value}
           onChange={onChange}
-          describedBy={errorId}
+          describedBy={error ? `${id}-error` : undefined}
         />
       )}
-      {error}
+      <FieldError id={`${id}-error`} error={error} announce={announce} />
     </div>
   );
 }

@@ -7,10 +7,13 @@ import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { carriesField } from '../../../lib/extensions.ts';
 import { callerQueries } from '../../../lib/caller-queries.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
+import { mayManageAdministrator } from '../model/caller-bounds.ts';
 import { administratorQueries } from '../api/administrator-queries.ts';
 import { keyExpiryStatus, useKeyExpiry } from '../lib/key-expiry.ts';
 import { summarizePermissions } from '../model/permissions.ts';
 import {
+  AdministratorForm,
   CreateAdministratorDialog,
   DeleteAdministratorDialog,
   EditAdministratorDialog,
@@ -92,7 +95,12 @@ export function AdministratorsTable({
   return (
     <>
       <div className="actions page-actions">
-        <button type="button" className="button primary" onClick={() => setCreating(true)}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => setCreating(true)}
+          {...AdministratorForm.preloadProps}
+        >
           New administrator
         </button>
       </div>
@@ -144,6 +152,8 @@ function AdministratorRow({
   onAction: (action: Action) => void;
 }) {
   const retrievedHere = useKeyExpiry(accountId, String(administrator.id));
+  // SECURITY.md 32: the server refuses to touch an administrator with more than the caller has.
+  const reachable = mayManageAdministrator(usePermissions(), administrator);
   const { text: expiryText, expiry } = keyExpiryStatus(
     administrator,
     retrievedHere,
@@ -178,17 +188,30 @@ function AdministratorRow({
         )}
       </td>
       <td>
-        <div className="actions">
-          <button type="button" className="button small" onClick={() => onAction('edit')}>
-            Edit<span className="visually-hidden"> {name}</span>
-          </button>
-          <button type="button" className="button small" onClick={() => onAction('key')}>
-            Retrieve key<span className="visually-hidden"> for {name}</span>
-          </button>
-          <button type="button" className="button small danger" onClick={() => onAction('delete')}>
-            Delete<span className="visually-hidden"> {name}</span>
-          </button>
-        </div>
+        {reachable ? (
+          <div className="actions">
+            <button
+              type="button"
+              className="button small"
+              onClick={() => onAction('edit')}
+              {...AdministratorForm.preloadProps}
+            >
+              Edit<span className="visually-hidden"> {name}</span>
+            </button>
+            <button type="button" className="button small" onClick={() => onAction('key')}>
+              Retrieve key<span className="visually-hidden"> for {name}</span>
+            </button>
+            <button
+              type="button"
+              className="button small danger"
+              onClick={() => onAction('delete')}
+            >
+              Delete<span className="visually-hidden"> {name}</span>
+            </button>
+          </div>
+        ) : (
+          <span className="hint">Beyond your own permissions or limits: only viewed</span>
+        )}
       </td>
     </tr>
   );

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
@@ -21,7 +20,7 @@ export function LimitMetadataPicker({
   value,
   onChange,
   error,
-  errorId,
+  announce,
 }: {
   accountId: AccountId;
   groupLevel: boolean;
@@ -29,8 +28,9 @@ export function LimitMetadataPicker({
   id: string;
   value: string[];
   onChange: (value: string[]) => void;
-  error: ReactNode;
-  errorId: string | undefined;
+  /** The error sentence, shown under the typed names (the checkboxes name it too). */
+  error: string | undefined;
+  announce: boolean;
 }) {
   const fields = useQuery({ ...customFieldQueries.known(accountId), enabled: !groupLevel });
   if (!groupLevel && fields.isPending) {
@@ -47,7 +47,7 @@ export function LimitMetadataPicker({
       value={others}
       onChange={(lines) => onChange([...chosen, ...lines])}
       error={error}
-      errorId={errorId}
+      announce={announce}
     />
   );
   if (known.size === 0) {
@@ -63,7 +63,7 @@ export function LimitMetadataPicker({
         options={[...known].map((name) => ({ value: name, label: name }))}
         value={chosen}
         onChange={(next) => onChange([...next, ...others])}
-        describedBy={errorId}
+        describedBy={error ? `${id}-error` : undefined}
       />
       {typed('Other custom fields', `${TYPED_HINT} For any the account’s contacts do not show.`)}
     </div>

@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 /**
- * A textarea holding an array of names, one per line. Lines are kept as typed (blank ones too,
- * so the caret never jumps); the form model trims and drops blanks when it sends them.
+ * A textarea holding an array of names, one per line (form kit field). Lines are kept as typed
+ * (blank ones too, so the caret never jumps); the form model trims and drops blanks when it sends
+ * them.
  */
 export function LinesField({
   id,
@@ -12,7 +13,7 @@ export function LinesField({
   onChange,
   onBlur,
   error,
-  errorId,
+  announce,
 }: {
   id: string;
   label: string;
@@ -20,27 +21,22 @@ export function LinesField({
   value: readonly string[];
   onChange: (lines: string[]) => void;
   onBlur?: () => void;
-  /** The field's error paragraph (its id is `errorId`), if any. */
-  error?: ReactNode;
-  errorId?: string | undefined;
+  /** The field's error sentence, if any. */
+  error?: string | undefined;
+  announce?: boolean;
 }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        rows={3}
-        spellCheck={false}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[errorId ?? '', `${id}-hint`].filter(Boolean).join(' ')}
-        value={value.join('\n')}
-        onChange={(event) => onChange(event.target.value.split('\n'))}
-        onBlur={onBlur}
-      />
-      <p id={`${id}-hint`} className="hint">
-        {hint}
-      </p>
-      {error}
-    </div>
+    <FormField id={id} label={label} hint={hint} error={error} announce={announce}>
+      {(control) => (
+        <textarea
+          {...control}
+          rows={3}
+          spellCheck={false}
+          value={value.join('\n')}
+          onChange={(event) => onChange(event.target.value.split('\n'))}
+          onBlur={onBlur}
+        />
+      )}
+    </FormField>
   );
 }

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
@@ -20,6 +20,7 @@ import type { ReadAll } from '../controllers/use-contacts-page.ts';
 import { runJob, type Job } from '../../../lib/job-runner.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
+import { useReachableLists } from '../../../lib/reach.ts';
 
 type Step =
   | { step: 'choose' }
@@ -53,7 +54,7 @@ export function BulkPanel({
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState(false);
   // The account's lists are read only once the panel is opened (each read costs allowance).
-  const lists = useQuery({ ...listQueries.list(accountId), enabled: open });
+  const lists = useReachableLists(accountId, open);
   const state = useJobState(step.step === 'running' ? step.job : null);
   const id = useId();
   const needsList = kind === 'add-to-list' || kind === 'remove-from-list';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { FormField, fieldErrorText } from '../../../components/form/form-field.tsx';
+import { FormField, errorOf } from '../../../components/form/form-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { CONTACT_FIELDS, useContactEdit } from '../controllers/use-contact-edit.ts';
@@ -24,21 +24,14 @@ export function ContactForm({
   /** The contact's API identifier changed (its ccid, spec §2.1). */
   onRenamed: (ref: string) => void;
 }) {
-  const { form, custom, save, update, dirty, existingKeys, formError } = useContactEdit(
-    accountId,
-    contact,
-    onRenamed,
-  );
+  const { form, custom, save, update, dirty, existingKeys, mayAddField, formError } =
+    useContactEdit(accountId, contact, onRenamed);
   const id = useId();
   const errors = form.formState.errors;
   const showCcid = contact.ccid != null;
 
   const field = (name: (typeof CONTACT_FIELDS)[number], multiline = false) => (
-    <FormField
-      id={`${id}-${name}`}
-      label={LABELS[name]}
-      error={fieldErrorText(LABELS[name], errors[name]?.message)}
-    >
+    <FormField id={`${id}-${name}`} label={LABELS[name]} {...errorOf(LABELS[name], errors[name])}>
       {(control) =>
         multiline ? (
           <textarea rows={4} {...control} {...form.register(name)} />
@@ -76,25 +69,14 @@ export function ContactForm({
           const known = existingKeys.has(row.key);
           return (
             <div className="field-row" key={row.id}>
-              <div className="field">
-                <label htmlFor={keyId}>Field</label>
-                <input
-                  id={keyId}
-                  readOnly={known}
-                  aria-invalid={keyError ? true : undefined}
-                  aria-describedby={keyError ? `${keyId}-error` : undefined}
-                  {...form.register(`custom.${index}.key`)}
-                />
-                {keyError && (
-                  <p id={`${keyId}-error`} className="field-error">
-                    The field name {keyError.message}.
-                  </p>
+              <FormField id={keyId} label="Field" {...errorOf('The field name', keyError)}>
+                {(control) => (
+                  <input {...control} readOnly={known} {...form.register(`custom.${index}.key`)} />
                 )}
-              </div>
-              <div className="field">
-                <label htmlFor={valueId}>Value</label>
-                <input id={valueId} {...form.register(`custom.${index}.value`)} />
-              </div>
+              </FormField>
+              <FormField id={valueId} label="Value">
+                {(control) => <input {...control} {...form.register(`custom.${index}.value`)} />}
+              </FormField>
               {!known && (
                 <button
                   type="button"
@@ -108,13 +90,15 @@ export function ContactForm({
             </div>
           );
         })}
-        <button
-          type="button"
-          className="button small"
-          onClick={() => custom.append({ key: '', value: '' })}
-        >
-          Add a custom field
-        </button>
+        {mayAddField && (
+          <button
+            type="button"
+            className="button small"
+            onClick={() => custom.append({ key: '', value: '' })}
+          >
+            Add a custom field
+          </button>
+        )}
       </fieldset>
       {formError !== null && <ErrorMessage error={formError} />}
       <UnsavedChangesGuard

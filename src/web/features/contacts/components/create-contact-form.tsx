@@ -1,6 +1,5 @@
 import '../contacts.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, type FormEvent } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import * as z from 'zod';
@@ -8,12 +7,12 @@ import { EmailAddress, ListName } from '../../../../api/primitives.ts';
 import { ContactCreate, type Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../../../lib/list-queries.ts';
 import { useCreateContact } from '../api/contact-mutations.ts';
-import { FormField, fieldErrorText } from '../../../components/form/form-field.tsx';
+import { FormField, errorOf } from '../../../components/form/form-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
-import { applyServerError } from '../../../lib/form-kit.ts';
+import { useServerErrors } from '../../../lib/form-kit.ts';
 import { isCcidConflict } from '../lib/ccid-conflict.ts';
+import { useReachableLists } from '../../../lib/reach.ts';
 
 /** The contract's rules (spec §4.1 create) in the form's shape: addresses as rows. */
 const NewContact = z.object({
@@ -54,7 +53,7 @@ export function CreateContactForm({
   onCreated: (contact: Contact) => void;
 }) {
   const create = useCreateContact(accountId);
-  const lists = useQuery(listQueries.list(accountId));
+  const lists = useReachableLists(accountId);
   const form = useForm<NewContact>({
     resolver: zodResolver(NewContact),
     defaultValues: {
@@ -70,10 +69,14 @@ export function CreateContactForm({
   const id = useId();
   const errors = form.formState.errors;
   const leaving = useRef(false);
+  const serverErrors = useServerErrors(form, SERVER_FIELDS, (field) =>
+    field === 'emails' ? 'emails.0.address' : field,
+  );
 
   // Built at submit time, not during render: the callback sets the `leaving` ref.
   const onSubmit = (event: FormEvent) =>
     void form.handleSubmit((values) => {
+      serverErrors.clear();
       create.mutate(toCreateBody(values), {
         onSuccess: (contact) => {
           // Created: moving on to its page loses nothing.
@@ -100,15 +103,10 @@ export function CreateContactForm({
             });
             return;
           }
-          applyServerError(error, SERVER_FIELDS, form.setError, (field) =>
-            field === 'emails' ? 'emails.0.address' : field,
-          );
+          serverErrors.place(error);
         },
       });
     })(event);
-
-  // A refusal on a field is shown there; any other above the button.
-  const handled = create.isError && Object.keys(errors).length > 0;
 
   const textField = (name: (typeof TEXT_FIELDS)[number]) => (
     <FormField
@@ -119,7 +117,7 @@ export function CreateContactForm({
           {name === 'ccid' && <span className="hint"> (only where the account uses them)</span>}
         </>
       }
-      error={fieldErrorText(LABELS[name], errors[name]?.message)}
+      {...errorOf(LABELS[name], errors[name])}
     >
       {(control) =>
         name === 'notes' ? (
@@ -144,22 +142,20 @@ export function CreateContactForm({
           const inputId = `${id}-email-${index}`;
           return (
             <div className="field-row" key={row.id}>
-              <div className="field">
-                <label htmlFor={inputId}>{index === 0 ? 'Address' : `Address ${index + 1}`}</label>
-                <input
-                  id={inputId}
-                  type="email"
-                  autoComplete="off"
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${inputId}-error` : undefined}
-                  {...form.register(`emails.${index}.address`)}
-                />
-                {error && (
-                  <p id={`${inputId}-error`} className="field-error">
-                    The address {error.message}.
-                  </p>
+              <FormField
+                id={inputId}
+                label={index === 0 ? 'Address' : `Address ${index + 1}`}
+                {...errorOf('The address', error)}
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    type="email"
+                    autoComplete="off"
+                    {...form.register(`emails.${index}.address`)}
+                  />
                 )}
-              </div>
+              </FormField>
               {emails.fields.length > 1 && (
                 <button
                   type="button"
@@ -208,7 +204,7 @@ export function CreateContactForm({
       </fieldset>
       {textField('ccid')}
       {textField('notes')}
-      {create.isError && !handled && <ErrorMessage error={create.error} />}
+      {serverErrors.formError !== null && <ErrorMessage error={serverErrors.formError} />}
       <UnsavedChangesGuard
         dirty={form.formState.isDirty}
         leaving={leaving}

@@ -8,7 +8,8 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
-import { serverFieldError } from '../../../lib/server-field-error.ts';
+import { FormField, errorOf } from '../../../components/form/form-field.tsx';
+import { useServerErrors } from '../../../lib/form-kit.ts';
 
 const NewAddress = EmailCreate.pick({ email: true, digest: true });
 type NewAddress = z.input<typeof NewAddress>;
@@ -131,38 +132,29 @@ function AddEmailForm({
   });
   const id = useId();
   const error = form.formState.errors.email;
-  const onSubmit = form.handleSubmit((values) =>
+  const serverErrors = useServerErrors(form, ['email'] as const);
+  const onSubmit = form.handleSubmit((values) => {
+    serverErrors.clear();
     create.mutate(
       { ...values, contact: contactRef },
       {
         onSuccess: () => form.reset(),
         onError: (err) => {
-          const found = serverFieldError(err, ['email'] as const);
-          if (found) form.setError('email', { message: found.message });
-          else if (/already belongs to contact/.test(err.message))
-            form.setError('email', { message: err.message });
+          // The server's 409 names the address and its contact: a sentence of its own.
+          if (/already belongs to contact/.test(err.message))
+            form.setError('email', { type: 'server', message: err.message });
+          else serverErrors.place(err);
         },
       },
-    ),
-  );
+    );
+  });
   return (
     <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Add an address">
-      <div className="field">
-        <label htmlFor={`${id}-email`}>New address</label>
-        <input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="off"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          {...form.register('email')}
-        />
-        {error && (
-          <p id={`${id}-error`} className="field-error">
-            {error.message?.includes('@') ? error.message : `The address ${error.message}.`}
-          </p>
+      <FormField id={`${id}-email`} label="New address" {...errorOf('The address', error)}>
+        {(control) => (
+          <input {...control} type="email" autoComplete="off" {...form.register('email')} />
         )}
-      </div>
+      </FormField>
       <div className="checkbox-field">
         <input id={`${id}-digest`} type="checkbox" {...form.register('digest')} />
         <label htmlFor={`${id}-digest`}>Daily digest</label>
@@ -170,7 +162,7 @@ function AddEmailForm({
       <button type="submit" className="button" disabled={create.isPending}>
         {create.isPending ? 'Adding…' : 'Add the address'}
       </button>
-      {create.isError && !form.formState.errors.email && <ErrorMessage error={create.error} />}
+      {serverErrors.formError !== null && <ErrorMessage error={serverErrors.formError} />}
     </form>
   );
 }

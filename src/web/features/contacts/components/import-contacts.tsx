@@ -23,6 +23,8 @@ import { runJob, type Job } from '../../../lib/job-runner.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
+import { useReachableLists } from '../../../lib/reach.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
 
 interface Table {
   header: string[];
@@ -49,13 +51,17 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
   const queryClient = useQueryClient();
   // Custom fields map by name on their own; rows naming a list the account lacks are flagged.
   const customFields = useQuery(customFieldQueries.known(accountId));
-  const lists = useQuery(listQueries.list(accountId));
+  const lists = useReachableLists(accountId);
+  // Spec §2.6 limit_metadata: values for a custom field outside the limit are flagged too.
+  const powers = usePermissions();
+  const fieldLimit = powers.known ? powers.limitMetadata : null;
   const options = useMemo<MapOptions>(
     () => ({
       customFields: customFields.data ?? [],
       knownLists: lists.data ? new Set(lists.data.map((list) => list.name)) : undefined,
+      writableField: (key) => fieldLimit === null || fieldLimit.includes(key),
     }),
-    [customFields.data, lists.data],
+    [customFields.data, lists.data, fieldLimit],
   );
 
   function start(table: Table, mapping: ColumnTarget[]) {

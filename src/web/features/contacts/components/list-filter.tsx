@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../../../lib/list-queries.ts';
+import { useReachableLists } from '../../../lib/reach.ts';
 
 /**
  * "On the list": the members of one list, or every contact. The account's lists are read once the
@@ -17,7 +16,7 @@ export function ListFilter({
   onChange: (list: string) => void;
 }) {
   const [wanted, setWanted] = useState(value !== '');
-  const lists = useQuery({ ...listQueries.list(accountId), enabled: wanted });
+  const lists = useReachableLists(accountId, wanted);
   const names = lists.data?.map((list) => list.name) ?? [];
   // The chosen list shows even before the lists arrive (or if it is no longer there).
   if (value && !names.includes(value)) names.unshift(value);

@@ -1,15 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Membership } from '../../../../api/schemas/membership.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { listQueries } from '../../../lib/list-queries.ts';
 import {
   useCreateMembership,
   useDeleteMembership,
   useUpdateMembership,
 } from '../api/contact-mutations.ts';
+import { useReachableLists } from '../../../lib/reach.ts';
 
 /** Spec §2.3 `digest`: null keeps the address's setting, true forces the digest, false forbids it. */
 const DIGEST_CHOICES = [
@@ -162,7 +161,7 @@ function AddMembershipForm({
   contactRef: string | number;
   current: string[];
 }) {
-  const lists = useQuery(listQueries.list(accountId));
+  const lists = useReachableLists(accountId);
   const create = useCreateMembership(accountId);
   const [list, setList] = useState('');
   const [digest, setDigest] = useState<boolean | null>(null);

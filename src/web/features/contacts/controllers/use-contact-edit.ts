@@ -3,7 +3,9 @@ import { useFieldArray, useForm } from 'react-hook-form';
 import * as z from 'zod';
 import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/schemas/contact.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { applyServerError } from '../../../lib/form-kit.ts';
+import { useServerErrors } from '../../../lib/form-kit.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
+import { reachesField } from '../../../lib/reach.ts';
 import { useUpdateContact } from '../api/contact-mutations.ts';
 import { contactRef } from '../../../lib/contact-queries.ts';
 
@@ -64,8 +66,23 @@ export function useContactEdit(
   const initial = toForm(contact);
   const form = useForm<ContactEdit>({ resolver: zodResolver(ContactEdit), defaultValues: initial });
   const custom = useFieldArray({ control: form.control, name: 'custom' });
+  const serverErrors = useServerErrors(form, CONTACT_FIELDS);
+  const powers = usePermissions();
+  const existingKeys = new Set(initial.custom.map((field) => field.key));
+  // Spec §2.6 limit_metadata: a limited principal writes only its own custom fields.
+  const fieldLimit = powers.known ? powers.limitMetadata : null;
 
   const save = form.handleSubmit((values) => {
+    serverErrors.clear();
+    const outside = values.custom.findIndex(
+      ({ key }) => !existingKeys.has(key.trim()) && !reachesField(powers, key.trim()),
+    );
+    if (outside !== -1) {
+      form.setError(`custom.${outside}.key`, {
+        message: `is not one of the custom fields you are limited to (${fieldLimit?.join(', ') ?? ''})`,
+      });
+      return;
+    }
     const body = changedFields(form.formState.defaultValues as ContactEdit, values);
     if (Object.keys(body).length === 0) return;
     const parsed = ContactUpdate.safeParse(body);
@@ -81,7 +98,7 @@ export function useContactEdit(
         const newRef = contactRef(saved);
         if (String(newRef) !== String(ref)) onRenamed(String(newRef));
       },
-      onError: (error) => void applyServerError(error, CONTACT_FIELDS, form.setError),
+      onError: (error) => void serverErrors.place(error),
     });
   });
 
@@ -91,9 +108,10 @@ export function useContactEdit(
     save,
     update,
     dirty: form.formState.isDirty,
-    existingKeys: new Set(initial.custom.map((field) => field.key)),
+    existingKeys,
+    /** A custom field may be added: any, or one of the limit not on the contact yet. */
+    mayAddField: fieldLimit === null || fieldLimit.some((key) => !existingKeys.has(key)),
     /** A refusal no field carries: shown above the buttons. */
-    formError:
-      update.isError && Object.keys(form.formState.errors).length === 0 ? update.error : null,
+    formError: serverErrors.formError,
   };
 }

@@ -48,6 +48,22 @@ describe('CSV import mapping', () => {
     ]);
   });
 
+  it('flags a value for a custom field outside the limit_metadata of the principal (spec §2.6)', () => {
+    const header = ['emails', 'Region', 'Shoe size'];
+    const rows = [
+      ['ann@x.example', 'North', ''],
+      ['bob@x.example', 'South', '44'],
+    ];
+    const { valid, invalid } = mapRows(header, rows, ['emails', 'custom', 'custom'], {
+      customFields: ['region', 'Shoe size'],
+      writableField: (key) => key === 'region',
+    });
+    expect(valid.map((row) => row.body)).toEqual([{ emails: ['ann@x.example'], region: 'North' }]);
+    expect(invalid.map((r) => [r.line, r.message])).toEqual([
+      [3, 'Shoe size: this custom field is outside those you are limited to (limit_metadata)'],
+    ]);
+  });
+
   it('reads the owner of an address in use from the server message', () => {
     expect(existingOwner(new ApiError(400, 'a@x.example already belongs to contact 42'))).toBe(
       '42',

@@ -51,6 +51,11 @@ export interface MapOptions {
   customFields?: readonly string[];
   /** The account's lists: a row naming another list is flagged (the server would refuse it). */
   knownLists?: ReadonlySet<string>;
+  /**
+   * Whether the principal may write a custom field (spec §2.6 limit_metadata): a row with a value
+   * for another is flagged (the server would refuse it).
+   */
+  writableField?: (key: string) => boolean;
 }
 
 export interface ImportRow {
@@ -78,13 +83,14 @@ export function mapRows(
   header: readonly string[],
   rows: readonly string[][],
   mapping: readonly ColumnTarget[],
-  { customFields = [], knownLists }: MapOptions = {},
+  { customFields = [], knownLists, writableField = () => true }: MapOptions = {},
 ): { valid: ValidRow[]; invalid: InvalidRow[] } {
   const valid: ValidRow[] = [];
   const invalid: InvalidRow[] = [];
   rows.forEach((cells, index) => {
     const line = index + 2;
     const body: Record<string, unknown> = { emails: [] };
+    let unwritable: string | undefined;
     mapping.forEach((target, column) => {
       const cell = (cells[column] ?? '').trim();
       switch (target) {
@@ -96,7 +102,9 @@ export function mapRows(
           return;
         case 'custom': {
           const name = (header[column] ?? '').trim();
-          if (cell) body[customFieldNamed(name, customFields) ?? name] = cell;
+          const key = customFieldNamed(name, customFields) ?? name;
+          if (cell) body[key] = cell;
+          if (cell && !writableField(key)) unwritable ??= key;
           return;
         }
         default:
@@ -108,8 +116,18 @@ export function mapRows(
     const unknown = parsed.success
       ? knownLists && parsed.data.lists?.find((list) => !knownLists.has(list))
       : undefined;
-    if (unknown !== undefined) {
-      invalid.push({ line, cells, message: `lists: there is no list named ${unknown} in this account` });
+    if (unwritable !== undefined) {
+      invalid.push({
+        line,
+        cells,
+        message: `${unwritable}: this custom field is outside those you are limited to (limit_metadata)`,
+      });
+    } else if (unknown !== undefined) {
+      invalid.push({
+        line,
+        cells,
+        message: `lists: there is no list named ${unknown} in this account`,
+      });
     } else if (parsed.success) {
       valid.push({ line, cells, body: parsed.data });
     } else {

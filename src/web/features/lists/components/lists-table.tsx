@@ -8,6 +8,7 @@ import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
+import { reachableLists } from '../../../lib/reach.ts';
 import { DeleteListDialog } from './delete-list-dialog.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -26,21 +27,23 @@ function CreatedDate({ created }: { created: string }) {
 export function ListsTable({ accountId }: { accountId: AccountId }) {
   const lists = useQuery(listQueries.list(accountId));
   const [deleting, setDeleting] = useState<string | null>(null);
-  const { may } = usePermissions();
+  const powers = usePermissions();
   const [search, setSearch] = useState('');
   const searchId = useId();
   if (lists.isPending) return <TableSkeleton label="Loading lists…" />;
   if (lists.isError)
     return <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />;
-  if (lists.data.length === 0) return <p>No lists yet.</p>;
+  // Spec §2.6 limit_lists: a limited principal is shown its own lists only.
+  const all = reachableLists(powers, lists.data);
+  if (all.length === 0) return <p>No lists yet.</p>;
   const needle = search.trim().toLowerCase();
   const shown = needle
-    ? lists.data.filter(
+    ? all.filter(
         (list) =>
           list.name.toLowerCase().includes(needle) ||
           list.description.toLowerCase().includes(needle),
       )
-    : lists.data;
+    : all;
   return (
     <>
       <search className="field list-search">
@@ -53,9 +56,9 @@ export function ListsTable({ accountId }: { accountId: AccountId }) {
           aria-describedby={`${searchId}-count`}
         />
         <p id={`${searchId}-count`} className="hint" aria-live="polite">
-          {shown.length === lists.data.length
-            ? `${lists.data.length} ${lists.data.length === 1 ? 'list' : 'lists'}`
-            : `${shown.length} of ${lists.data.length} lists match`}
+          {shown.length === all.length
+            ? `${all.length} ${all.length === 1 ? 'list' : 'lists'}`
+            : `${shown.length} of ${all.length} lists match`}
         </p>
       </search>
       {shown.length === 0 ? (
@@ -86,7 +89,7 @@ export function ListsTable({ accountId }: { accountId: AccountId }) {
                     <CreatedDate created={list.created} />
                   </td>
                   <td>
-                    {may('lists.delete') && (
+                    {powers.may('lists.delete') && (
                       <button
                         type="button"
                         className="button small"

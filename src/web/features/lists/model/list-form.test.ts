@@ -5,7 +5,6 @@ import {
   changedFields,
   describeChanges,
   fillVariables,
-  formatError,
   insertAt,
   LIST_SERVER_FIELDS,
   toFormValues,
@@ -174,18 +173,5 @@ describe('choices', () => {
     expect(values('subscriptions')).toEqual([null, ...c.SUBSCRIPTION_MODES]);
     expect(values('unsubscriptions')).toEqual([null, ...c.SUBSCRIPTION_MODES]);
     expect(values('memberview')).toEqual([...c.MEMBERVIEW_VALUES]);
-  });
-});
-
-describe('formatError', () => {
-  it("puts the field first for the contract's messages and leaves others whole", () => {
-    expect(formatError('is not a valid email address', false, 'Reply-to address')).toBe(
-      'Reply-to address is not a valid email address.',
-    );
-    expect(formatError('a list named x already exists', true, 'Name')).toBe(
-      'A list named x already exists.',
-    );
-    expect(formatError('Invalid input.', false, 'Name')).toBe('Invalid input.');
-    expect(formatError(undefined, false, 'Name')).toBeUndefined();
   });
 });

@@ -149,20 +149,3 @@ export function insertAt(
   const to = end ?? from;
   return { text: text.slice(0, from) + token + text.slice(to), caret: from + token.length };
 }
-
-/**
- * A field's error as a sentence: the contract's messages follow the field's name ("is not a valid
- * email address"), so `subject` leads them; the server's own messages stand alone.
- */
-export function formatError(
-  message: string | undefined,
-  fromServer: boolean,
-  subject?: string,
-): string | undefined {
-  if (!message) return undefined;
-  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
-  if (fromServer || !subject || !/^[a-z]/.test(message)) {
-    return sentence(message.charAt(0).toUpperCase() + message.slice(1));
-  }
-  return sentence(`${subject} ${message}`);
-}

@@ -1,103 +1,51 @@
 import '../messages.css';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
-import { useForm, useWatch, type Control } from 'react-hook-form';
+import { useId } from 'react';
+import { useWatch, type Control } from 'react-hook-form';
 import { Link } from 'react-router';
-import * as z from 'zod';
 import { plainToHtml } from '../../../../api/message-content.ts';
-import { MessageSend } from '../../../../api/schemas/message.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { FormField, errorOf, type FieldProblem } from '../../../components/form/form-field.tsx';
 import { LazySafeHtmlFrame } from '../../../components/safe-html/lazy-safe-html-frame.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { serverFieldError } from '../../../lib/server-field-error.ts';
-import { listQueries } from '../../../lib/list-queries.ts';
-import { useSendMessage } from '../api/send-message.ts';
+import {
+  useCompose,
+  type ComposeField,
+  type ComposeInput,
+  type ComposeOutput,
+} from '../controllers/use-compose.ts';
 
-/**
- * The form's text fields, checked by the contract's own send schema (spec §4.5): a list, and the
- * plain text or the HTML. Empty optional fields are not sent.
- */
-const ComposeValues = z
-  .object({
-    list: z.string(),
-    subject: z.string(),
-    content_plain: z.string(),
-    content_html: z.string(),
-  })
-  .transform(({ list, subject, content_plain, content_html }) => ({
-    list,
-    ...(subject.trim() ? { subject } : {}),
-    ...(content_plain.trim() ? { content_plain } : {}),
-    ...(content_html.trim() ? { content_html } : {}),
-  }))
-  .pipe(MessageSend);
-type ComposeInput = z.input<typeof ComposeValues>;
-type ComposeOutput = z.output<typeof ComposeValues>;
-type Field = keyof ComposeInput;
+const LABELS: Record<ComposeField, string> = {
+  list: 'List',
+  subject: 'Subject',
+  content_plain: 'Plain text',
+  content_html: 'HTML (optional)',
+};
 
-const EMPTY: ComposeInput = { list: '', subject: '', content_plain: '', content_html: '' };
-const FIELDS: readonly Field[] = ['list', 'subject', 'content_plain', 'content_html'];
-
-/** The words shown for a field's error: the contract's rule, said for this form. */
-function errorText(field: Field, message: string | undefined): string {
-  if (field === 'content_plain' && /content_plain or content_html/.test(message ?? '')) {
-    return 'Write the message: the plain text, the HTML, or both.';
-  }
-  if (field === 'list' && message === 'is required') return 'Choose the list to send to.';
-  return `${message?.charAt(0).toUpperCase() ?? ''}${message?.slice(1) ?? ''}.`;
+/** A field's error in this form's words: two of the contract's rules said for compose. */
+function composeError(field: ComposeField, problem: FieldProblem | undefined) {
+  const message = problem?.message;
+  if (field === 'content_plain' && /content_plain or content_html/.test(message ?? ''))
+    return { error: 'Write the message: the plain text, the HTML, or both.', announce: true };
+  if (field === 'list' && message === 'is required')
+    return { error: 'Choose the list to send to.', announce: true };
+  return {
+    ...errorOf(field === 'content_html' ? 'The HTML' : LABELS[field], problem),
+    announce: true,
+  };
 }
 
 /**
- * Sends a message to a list (spec §4.5). The answer is only `{success: 1}`: the server processes
- * the message later, so success is shown as queued, not as sent.
+ * Sends a message to a list (spec §4.5); the logic is the page's controller
+ * (controllers/use-compose.ts). Success is shown as queued, not as sent.
  */
 export function ComposeForm({ accountId }: { accountId: AccountId }) {
-  const lists = useQuery(listQueries.list(accountId));
-  const send = useSendMessage(accountId);
-  const [queued, setQueued] = useState<string | null>(null);
-  const form = useForm<ComposeInput, unknown, ComposeOutput>({
-    resolver: zodResolver(ComposeValues),
-    defaultValues: EMPTY,
-  });
+  const { form, lists, submit, sending, dirty, queued, formError, confirmation } =
+    useCompose(accountId);
   const id = useId();
   const { errors } = form.formState;
-  const described = (field: Field, hint?: string) =>
-    [hint, errors[field] ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') ||
-    undefined;
-
-  // A valid message is confirmed first, naming the list and how many members it reaches.
-  const [confirming, setConfirming] = useState<ComposeOutput | null>(null);
-  const onSubmit = form.handleSubmit((input) => {
-    setQueued(null);
-    send.reset();
-    setConfirming(input);
-  });
-  const sendConfirmed = (input: ComposeOutput) =>
-    send.mutate(input, {
-      onSuccess: () => {
-        setConfirming(null);
-        setQueued(input.list);
-        form.reset(EMPTY);
-      },
-      onError: (error) => {
-        const onField = serverFieldError(error, FIELDS);
-        if (onField) {
-          setConfirming(null);
-          form.setError(onField.field, { type: 'server', message: onField.message });
-        }
-      },
-    });
-  const members = lists.data?.find((list) => list.name === confirming?.list)?.contacts.length;
-
-  const fieldError = (field: Field) =>
-    errors[field] && (
-      <p id={`${id}-${field}-error`} className="field-error" role="alert">
-        {errorText(field, errors[field].message)}
-      </p>
-    );
+  const { input: confirming, members } = confirmation;
 
   return (
     <div className="compose">
@@ -110,12 +58,10 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
             : `Send to ${members} ${members === 1 ? 'member' : 'members'}`
         }
         pendingLabel="Sending…"
-        pending={send.isPending}
-        error={send.error}
-        onClose={() => setConfirming(null)}
-        onConfirm={() => {
-          if (confirming) sendConfirmed(confirming);
-        }}
+        pending={sending}
+        error={formError}
+        onClose={confirmation.cancel}
+        onConfirm={confirmation.confirm}
       >
         <p>
           {members === undefined
@@ -125,7 +71,7 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
         </p>
       </ConfirmDialog>
       <UnsavedChangesGuard
-        dirty={form.formState.isDirty}
+        dirty={dirty}
         description="This message is not sent. If you leave, what you wrote is lost."
       />
       <p className="notice" id={`${id}-override`}>
@@ -146,73 +92,60 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
           </p>
         </div>
       )}
-      <form className="compose-form stack" onSubmit={onSubmit} noValidate aria-label="New message">
-        <div className="field">
-          <label htmlFor={`${id}-list`}>List</label>
-          <select
-            id={`${id}-list`}
-            aria-invalid={errors.list ? true : undefined}
-            aria-describedby={described('list', `${id}-override`)}
-            {...form.register('list')}
-          >
-            <option value="">{lists.isPending ? 'Loading the lists…' : 'Choose a list'}</option>
-            {lists.data?.map((list) => (
-              <option key={list.name} value={list.name}>
-                {list.name}
-              </option>
-            ))}
-          </select>
-          {fieldError('list')}
-          {lists.isError && (
-            <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />
+      <form className="compose-form stack" onSubmit={submit} noValidate aria-label="New message">
+        <FormField
+          id={`${id}-list`}
+          label={LABELS.list}
+          describedBy={`${id}-override`}
+          {...composeError('list', errors.list)}
+          after={
+            lists.isError && (
+              <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />
+            )
+          }
+        >
+          {(control) => (
+            <select {...control} {...form.register('list')}>
+              <option value="">{lists.isPending ? 'Loading the lists…' : 'Choose a list'}</option>
+              {lists.data?.map((list) => (
+                <option key={list.name} value={list.name}>
+                  {list.name}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-subject`}>Subject</label>
-          <input
-            id={`${id}-subject`}
-            autoComplete="off"
-            aria-invalid={errors.subject ? true : undefined}
-            aria-describedby={described('subject')}
-            {...form.register('subject')}
-          />
-          {fieldError('subject')}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-plain`}>Plain text</label>
-          <textarea
-            id={`${id}-plain`}
-            rows={10}
-            aria-invalid={errors.content_plain ? true : undefined}
-            aria-describedby={described('content_plain')}
-            {...form.register('content_plain')}
-          />
-          {fieldError('content_plain')}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-html`}>HTML (optional)</label>
-          <textarea
-            id={`${id}-html`}
-            rows={8}
-            spellCheck={false}
-            aria-invalid={errors.content_html ? true : undefined}
-            aria-describedby={described('content_html', `${id}-html-hint`)}
-            {...form.register('content_html')}
-          />
-          <p id={`${id}-html-hint`} className="hint">
-            Without HTML, the server makes it from the plain text, as the preview shows.
-          </p>
-          {fieldError('content_html')}
-        </div>
+        </FormField>
+        <FormField
+          id={`${id}-subject`}
+          label={LABELS.subject}
+          {...composeError('subject', errors.subject)}
+        >
+          {(control) => <input {...control} autoComplete="off" {...form.register('subject')} />}
+        </FormField>
+        <FormField
+          id={`${id}-plain`}
+          label={LABELS.content_plain}
+          {...composeError('content_plain', errors.content_plain)}
+        >
+          {(control) => <textarea {...control} rows={10} {...form.register('content_plain')} />}
+        </FormField>
+        <FormField
+          id={`${id}-html`}
+          label={LABELS.content_html}
+          hint="Without HTML, the server makes it from the plain text, as the preview shows."
+          {...composeError('content_html', errors.content_html)}
+        >
+          {(control) => (
+            <textarea {...control} rows={8} spellCheck={false} {...form.register('content_html')} />
+          )}
+        </FormField>
         <HtmlPreview control={form.control} />
         <div className="actions">
-          <button type="submit" className="button primary" disabled={send.isPending}>
-            {send.isPending ? 'Sending…' : 'Send to the list'}
+          <button type="submit" className="button primary" disabled={sending}>
+            {sending ? 'Sending…' : 'Send to the list'}
           </button>
         </div>
-        {send.isError && !FIELDS.some((field) => errors[field]?.type === 'server') && (
-          <ErrorMessage error={send.error} />
-        )}
+        {formError !== null && confirming === null && <ErrorMessage error={formError} />}
       </form>
     </div>
   );

@@ -7,17 +7,21 @@ import {
   type FieldErrors,
 } from 'react-hook-form';
 import type { Choice } from '../../model/choices.ts';
-import { formatError, insertAt, type ListSettingsValues } from '../../model/list-form.ts';
+import {
+  FormField,
+  errorOf,
+  fieldErrorText,
+  type FieldProblem,
+} from '../../../../components/form/form-field.tsx';
+import { insertAt, type ListSettingsValues } from '../../model/list-form.ts';
 
 type Name = Extract<keyof ListSettingsValues, string>;
 
-type ErrorTree = Record<string, { message?: string } | undefined>;
+type ErrorTree = Record<string, FieldProblem | undefined>;
 
 /** The errors of one top-level field (an array field's entries are keyed by index). */
 function errorsOf(errors: FieldErrors<ListSettingsValues>, name: string) {
-  return (errors as unknown as Record<string, (ErrorTree & { message?: string }) | undefined>)[
-    name
-  ];
+  return (errors as unknown as Record<string, (ErrorTree & FieldProblem) | undefined>)[name];
 }
 
 interface FieldProps {
@@ -26,45 +30,19 @@ interface FieldProps {
   help: ReactNode;
 }
 
-/** The error message of a field (zod's words after the field's label), if any. */
-/**
- * The error of a field as a sentence: the contract's messages follow the field's name ("is not a
- * valid email address"), so `subject` leads them; the server's own messages stand alone.
- */
-export function useFieldError(name: string, subject?: string): string | undefined {
+/** A field's error as the form holds it (by name: line lists and choices register no input). */
+function useFieldProblem(name: string): FieldProblem | undefined {
   const { errors } = useFormState<ListSettingsValues>();
-  const error = errorsOf(errors, name) as { message?: string; type?: unknown } | undefined;
-  return formatError(error?.message, error?.type === 'server', subject);
+  return errorsOf(errors, name);
 }
 
-function Described({
-  id,
-  help,
-  error,
-  children,
-}: {
-  id: string;
-  help: ReactNode;
-  error?: string | undefined;
-  children: ReactNode;
-}) {
-  return (
-    <>
-      {children}
-      <p id={`${id}-help`} className="hint">
-        {help}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </>
-  );
+/**
+ * The error of a field as a sentence (form kit): the contract's messages follow the field's label
+ * ("is not a valid email address"); a server's own sentence stands alone.
+ */
+export function useFieldError(name: string, subject: string): string | undefined {
+  return fieldErrorText(subject, useFieldProblem(name));
 }
-
-const describedBy = (id: string, error: string | undefined) =>
-  error ? `${id}-help ${id}-error` : `${id}-help`;
 
 /** A text field; `nullWhenEmpty` stores null for an empty value (reply_to). */
 export function TextField({
@@ -77,24 +55,20 @@ export function TextField({
 }: FieldProps & { multiline?: boolean; nullWhenEmpty?: boolean; type?: 'text' | 'email' }) {
   const { register } = useFormContext<ListSettingsValues>();
   const id = useId();
-  const error = useFieldError(name, label);
-  const props = {
-    id,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy(id, error),
-    ...register(name, nullWhenEmpty ? { setValueAs: (v: string) => (v === '' ? null : v) } : {}),
-  };
+  const registration = register(
+    name,
+    nullWhenEmpty ? { setValueAs: (v: string) => (v === '' ? null : v) } : {},
+  );
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <Described id={id} help={help} error={error}>
-        {multiline ? (
-          <textarea rows={4} {...props} />
+    <FormField id={id} label={label} hint={help} {...errorOf(label, useFieldProblem(name))}>
+      {(control) =>
+        multiline ? (
+          <textarea rows={4} {...control} {...registration} />
         ) : (
-          <input type={type} autoComplete="off" {...props} />
-        )}
-      </Described>
-    </div>
+          <input type={type} autoComplete="off" {...control} {...registration} />
+        )
+      }
+    </FormField>
   );
 }
 
@@ -107,26 +81,22 @@ export function NumberField({
 }: FieldProps & { nullWhenEmpty?: boolean }) {
   const { register } = useFormContext<ListSettingsValues>();
   const id = useId();
-  const error = useFieldError(name, label);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <Described id={id} help={help} error={error}>
+    <FormField id={id} label={label} hint={help} {...errorOf(label, useFieldProblem(name))}>
+      {(control) => (
         <input
-          id={id}
+          {...control}
           type="number"
           inputMode="numeric"
           min={0}
           step={1}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error)}
           {...register(name, {
             setValueAs: (v: string | number | null) =>
               v === '' || v === null ? (nullWhenEmpty ? null : Number.NaN) : Number(v),
           })}
         />
-      </Described>
-    </div>
+      )}
+    </FormField>
   );
 }
 
@@ -136,10 +106,10 @@ export function CheckboxField({ name, label, help }: FieldProps) {
   return (
     <div>
       <div className="checkbox-field">
-        <input id={id} type="checkbox" aria-describedby={`${id}-help`} {...register(name)} />
+        <input id={id} type="checkbox" aria-describedby={`${id}-hint`} {...register(name)} />
         <label htmlFor={id}>{label}</label>
       </div>
-      <p id={`${id}-help`} className="hint">
+      <p id={`${id}-hint`} className="hint">
         {help}
       </p>
     </div>
@@ -157,19 +127,16 @@ export function ChoiceField<T extends string | number | null>({
     field: { value, onChange, onBlur },
   } = useController<ListSettingsValues>({ name });
   const id = useId();
-  const error = useFieldError(name, label);
   const index = choices.findIndex((choice) => choice.value === value);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <Described id={id} help={help} error={error}>
+    <FormField id={id} label={label} hint={help} {...errorOf(label, useFieldProblem(name))}>
+      {(control) => (
         <select
-          id={id}
+          {...control}
           name={name}
           value={index === -1 ? 'unknown' : String(index)}
           onBlur={onBlur}
           onChange={(event) => onChange(choices[Number(event.target.value)]?.value)}
-          aria-describedby={describedBy(id, error)}
         >
           {index === -1 && <option value="unknown">Unknown value ({JSON.stringify(value)})</option>}
           {choices.map((choice, i) => (
@@ -178,8 +145,8 @@ export function ChoiceField<T extends string | number | null>({
             </option>
           ))}
         </select>
-      </Described>
-    </div>
+      )}
+    </FormField>
   );
 }
 
@@ -222,7 +189,8 @@ export function LineListField({
   const { errors } = useFormState<ListSettingsValues>({ name });
   const fieldErrors = errorsOf(errors, name);
   const messages: string[] = [];
-  if (fieldErrors?.message) messages.push(fieldErrors.message);
+  const whole = fieldErrorText(label, fieldErrors);
+  if (whole) messages.push(whole);
   entries.forEach((entry, index) => {
     const message = fieldErrors?.[String(index)]?.message;
     if (message) messages.push(`Line ${entry.line} (${entry.value}) ${message}.`);
@@ -230,18 +198,21 @@ export function LineListField({
   const id = useId();
   const error = messages.length > 0 ? messages.join(' ') : undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <Described id={id} help={help} error={error}>
+    <FormField
+      id={id}
+      label={label}
+      hint={help}
+      error={error}
+      announce={fieldErrors?.type === 'server'}
+    >
+      {(control) => (
         <textarea
-          id={id}
+          {...control}
           name={name}
           rows={4}
           spellCheck={false}
           className={kind === 'regex' ? 'code' : undefined}
           value={text}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error)}
           onChange={(event) => {
             setText(event.target.value);
             setValue(
@@ -251,8 +222,8 @@ export function LineListField({
             );
           }}
         />
-      </Described>
-    </div>
+      )}
+    </FormField>
   );
 }
 
@@ -267,7 +238,6 @@ export function TokenTextField({
   const { register, getValues, setValue } = useFormContext<ListSettingsValues>();
   const element = useRef<HTMLInputElement | HTMLTextAreaElement | null>(null);
   const id = useId();
-  const error = useFieldError(name, label);
   const registration = register(name);
   const setRefs = (node: HTMLInputElement | HTMLTextAreaElement | null) => {
     element.current = node;
@@ -283,37 +253,35 @@ export function TokenTextField({
       node.setSelectionRange(next.caret, next.caret);
     }
   };
-  const props = {
-    id,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy(id, error),
+  const events = {
     name: registration.name,
     onChange: registration.onChange,
     onBlur: registration.onBlur,
   };
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <Described id={id} help={help} error={error}>
-        {multiline ? (
-          <textarea rows={4} ref={setRefs} {...props} />
-        ) : (
-          <input ref={setRefs} {...props} />
-        )}
-        <div className="actions token-buttons">
-          {tokens.map((token) => (
-            <button
-              key={token}
-              type="button"
-              className="button small"
-              onClick={() => insert(token)}
-            >
-              Insert {token}
-              <span className="visually-hidden"> into {label}</span>
-            </button>
-          ))}
-        </div>
-      </Described>
-    </div>
+    <FormField id={id} label={label} hint={help} {...errorOf(label, useFieldProblem(name))}>
+      {(control) => (
+        <>
+          {multiline ? (
+            <textarea rows={4} ref={setRefs} {...control} {...events} />
+          ) : (
+            <input ref={setRefs} {...control} {...events} />
+          )}
+          <div className="actions token-buttons">
+            {tokens.map((token) => (
+              <button
+                key={token}
+                type="button"
+                className="button small"
+                onClick={() => insert(token)}
+              >
+                Insert {token}
+                <span className="visually-hidden"> into {label}</span>
+              </button>
+            ))}
+          </div>
+        </>
+      )}
+    </FormField>
   );
 }

@@ -13,6 +13,8 @@ import {
 import type { AccountId } from '../../../../lib/api-client.ts';
 import { CheckboxField, ChoiceField, LineListField, TextField, useFieldError } from './fields.tsx';
 import { PostingTesterLoader } from './posting-tester-loader.tsx';
+import { usePermissions } from '../../../../lib/permissions.ts';
+import { reachesList } from '../../../../lib/reach.ts';
 
 /** Always derived from the form values: it says what the form says. */
 export function ModerationSummary() {
@@ -186,7 +188,14 @@ function RestrictPostLists({ lists }: { lists: List[] }) {
   const {
     field: { value: chosen, onChange },
   } = useController<ListSettingsValues, 'restrict_post_lists'>({ name: 'restrict_post_lists' });
-  const names = [...new Set([...lists.map((list) => list.name), ...chosen])].sort();
+  // A name the principal does not reach (spec §2.6 limit_lists) is kept in the value, not shown.
+  const powers = usePermissions();
+  const names = [
+    ...new Set([
+      ...lists.map((list) => list.name),
+      ...chosen.filter((n) => reachesList(powers, n)),
+    ]),
+  ].sort();
   const error = useFieldError('restrict_post_lists', 'A list name');
   return (
     <fieldset>
