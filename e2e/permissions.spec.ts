@@ -111,7 +111,7 @@ test('a membership key manages members but creates no contact, and sees list set
 
   // The permission is taken away while the page is open: the dashboard still offers the change
   // (it read the permissions at sign-in), the server refuses it, and its 403 says what is missing.
-  await page.goto('/lists/club/members');
+  await signInWithKey(page, key, { path: '/lists/club/members' });
   const digest = page.getByLabel('Digest for Ann Member (saved at once)');
   await expect(digest).toBeEnabled();
   await account.api.users.update(desk.id, { permissions: ['approval'] });
