@@ -68,6 +68,21 @@ export async function memberContacts(
   return members;
 }
 
+/** How many members each list has (memberships_list index), in one query. */
+export async function memberCounts(
+  db: Kysely<Database>,
+  listIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (listIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('memberships')
+    .select((eb) => ['list_id', eb.fn.countAll().as('members')])
+    .where('list_id', 'in', listIds)
+    .groupBy('list_id')
+    .execute();
+  return new Map(rows.map((row) => [row.list_id, Number(row.members)]));
+}
+
 export function insertList(db: Kysely<Database>, values: Insertable<ListsTable>): Promise<ListRow> {
   return db.insertInto('lists').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -8,16 +8,22 @@ import {
   getLists,
   updateList,
 } from '../services/lists.service.ts';
+import type { ListQuery } from '../../api/schemas/list.ts';
 import { requireAccount } from './route-support.ts';
+
+function membersAs(query: ListQuery): 'ids' | 'count' {
+  return query.contacts === 'count' ? 'count' : 'ids';
+}
 
 /** Spec §4.4: the lists endpoints; `:name` is the list name. */
 export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  // Extension: `contacts=count` answers each list's member count instead of its ids (LIST_QUERY_EXTENSIONS).
   defineRoute(app, deps, 'lists.list', (ctx) =>
-    getLists(ctx.db, requireAccount(ctx.account), ctx.principal),
+    getLists(ctx.db, requireAccount(ctx.account), ctx.principal, membersAs(ctx.query)),
   );
 
   defineRoute(app, deps, 'lists.get', (ctx) =>
-    getList(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.name),
+    getList(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.name, membersAs(ctx.query)),
   );
 
   defineRoute(app, deps, 'lists.create', (ctx) =>

@@ -14,6 +14,7 @@ import {
   LIST_DEFAULTS,
   pickSettings,
   settingsOf,
+  toCountedList,
   toList,
   type ListRow,
   type ListSettings,
@@ -24,6 +25,7 @@ import {
   findListByName,
   insertList,
   memberContacts,
+  memberCounts,
   type MemberContact,
   selectListSettings,
   selectLists,
@@ -37,18 +39,27 @@ import { assertRunnablePatterns } from './saved-patterns.ts';
 /** Spec §2.4: the list settings that hold regular expressions (SECURITY.md 31). */
 const TABOO_FIELDS = ['taboo_headers', 'taboo_body'] as const;
 
+/**
+ * How a read answers a list's members: their ids (spec §2.4 `contacts`), or, by the extension
+ * `contacts=count` (LIST_QUERY_EXTENSIONS), their number in `contacts_count` with `contacts` empty.
+ */
+export type MembersAs = 'ids' | 'count';
+
 /** Spec §4.4 get all; a limit_lists principal sees its own lists only (spec §2.6). */
 export async function getLists(
   db: Kysely<Database>,
   account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
+  membersAs: MembersAs = 'ids',
 ): Promise<List[]> {
   const limit = listLimit(principal);
   const rows = await selectLists(db, account.id, limit && [...limit]);
-  const members = await memberContacts(
-    db,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  if (membersAs === 'count') {
+    const counts = await memberCounts(db, ids);
+    return rows.map((row) => toCountedList(row, counts.get(row.id) ?? 0));
+  }
+  const members = await memberContacts(db, ids);
   return rows.map((row) => toList(row, contactRefs(account, members.get(row.id))));
 }
 
@@ -58,8 +69,11 @@ export async function getList(
   account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
   name: string,
+  membersAs: MembersAs = 'ids',
 ): Promise<List> {
   const row = await visibleList(db, account.id, principal, name);
+  if (membersAs === 'count')
+    return toCountedList(row, (await memberCounts(db, [row.id])).get(row.id) ?? 0);
   return withMembers(db, account, row);
 }
 

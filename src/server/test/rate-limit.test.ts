@@ -194,6 +194,23 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       expect(afterList - afterOne).toBe(1 + members);
     });
 
+    // Issue 16 finding 2 with issue 17 item 1: a page that shows only how many members a list has
+    // asks for the count (the `contacts=count` extension) and pays for the lists it is returned.
+    it('charges a list whose member ids are left out (contacts=count) as one object', async () => {
+      const start = await remaining('GET', contactUrl(contactId));
+      const list = await server.request('GET', urlOf('lists.list'), { key, query: { contacts: 'count' } });
+      expect(list.status, list.body).toBe(200);
+      expect(list.json).toEqual({ data: [expect.objectContaining({ name: 'members', contacts: [], contacts_count: members })] });
+      expect(start - header(list, 'x-ratelimit-remaining')).toBe(1);
+      const one = await server.request('GET', urlOf('lists.get', 'members'), { key, query: { contacts: 'count' } });
+      expect(one.json).toMatchObject({ name: 'members', contacts: [], contacts_count: members });
+      expect(header(list, 'x-ratelimit-remaining') - header(one, 'x-ratelimit-remaining')).toBe(1);
+      // Anything else is refused, as any value outside the contract.
+      const other = await server.request('GET', urlOf('lists.get', 'members'), { key, query: { contacts: 'all' } });
+      expect(other.status, other.body).toBe(400);
+      expect(other.json).toEqual({ is_error: true, message: expect.stringMatching(/^contacts: /) as unknown });
+    });
+
     // Issue 16 finding 1: a search that found nothing was free, and ran with the allowance spent.
     it('charges a query that finds nothing as one, and runs none with the allowance spent', async () => {
       const start = await remaining('GET', contactUrl(contactId));

@@ -90,7 +90,7 @@ export function ComposeForm({ accountId }: { accountId: AccountId }) {
         }
       },
     });
-  const members = lists.data?.find((list) => list.name === confirming?.list)?.contacts.length;
+  const members = lists.data?.find((list) => list.name === confirming?.list)?.memberCount;
 
   const fieldError = (field: Field) =>
     errors[field] && (
