@@ -59,7 +59,19 @@ const allSteps: Step[] = [
 
 const steps = fast ? fastSteps(allSteps) : allSteps;
 
-/** The fast run: no build or browser; server tests on SQLite; lint reuses its cache. */
+/**
+ * Left out of the fast run, which must end within two minutes (issue 16 §4): each starts server
+ * processes, kills them or seeds thousands of rows. `npm test` runs them.
+ */
+const HEAVY_TESTS = [
+  'src/server/test/crash.test.ts',
+  'src/server/test/mail-crash.test.ts',
+  'src/server/test/load.test.ts',
+  'src/server/test/search-isolation.test.ts',
+  'src/server/test/startup.test.ts',
+];
+
+/** The fast run: no build or browser; server tests on SQLite, the heavy ones left out; lint reuses its cache. */
 function fastSteps(all: Step[]): Step[] {
   return all
     .filter((step) => ['typecheck', 'lint', 'unit tests'].includes(step.name))
@@ -78,7 +90,13 @@ function fastSteps(all: Step[]): Step[] {
             '.',
           ],
         };
-      if (step.name === 'unit tests') return { ...step, env: { TEST_DIALECTS: 'sqlite' } };
+      if (step.name === 'unit tests')
+        return {
+          ...step,
+          name: `unit tests (not run: ${HEAVY_TESTS.map((file) => path.basename(file)).join(', ')})`,
+          command: [...step.command, ...HEAVY_TESTS.flatMap((file) => ['--exclude', file])],
+          env: { TEST_DIALECTS: 'sqlite' },
+        };
       return step;
     });
 }
