@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -17,51 +17,49 @@ export const DELETE_CHUNK = 500;
 
 /** The outbox rows, messages, held messages and memberships of a list. */
 export async function deleteListContents(db: Kysely<Database>, listId: number): Promise<void> {
-  const messages = () => db.selectFrom('messages').select('id').where('list_id', '=', listId);
-  await drain(() =>
-    db
-      .deleteFrom('outbox')
-      .where('id', 'in', db.selectFrom('outbox').select('id').where('message_id', 'in', messages()).limit(DELETE_CHUNK)),
-  );
-  await drain(() => db.deleteFrom('messages').where('id', 'in', messages().limit(DELETE_CHUNK)));
-  await drain(() =>
-    db
-      .deleteFrom('held_messages')
-      .where('id', 'in', db.selectFrom('held_messages').select('id').where('list_id', '=', listId).limit(DELETE_CHUNK)),
-  );
-  await drain(() =>
-    db
-      .deleteFrom('memberships')
-      .where('id', 'in', db.selectFrom('memberships').select('id').where('list_id', '=', listId).limit(DELETE_CHUNK)),
-  );
+  await deleteMail(db, 'list_id', listId);
+  await drainTable(db, 'memberships', 'list_id', listId);
 }
 
-/** The outbox rows, messages, held messages and contacts (with their addresses, memberships and values) of an account. */
+/** The outbox rows, messages, held messages and contacts (with all that is theirs) of an account. */
 export async function deleteAccountContents(db: Kysely<Database>, accountId: number): Promise<void> {
-  const messages = () => db.selectFrom('messages').select('id').where('account_id', '=', accountId);
+  await deleteMail(db, 'account_id', accountId);
+  // Each contact takes its addresses, memberships, values, document and search rows with it.
+  await drainTable(db, 'contacts', 'account_id', accountId);
+}
+
+/** The archived messages (their deliveries first) and the held messages of a list or an account. */
+async function deleteMail(
+  db: Kysely<Database>,
+  column: 'list_id' | 'account_id',
+  id: number,
+): Promise<void> {
   await drain(() =>
-    db
-      .deleteFrom('outbox')
-      .where('id', 'in', db.selectFrom('outbox').select('id').where('message_id', 'in', messages()).limit(DELETE_CHUNK)),
+    sql`delete from outbox where id in (select id from outbox where message_id in
+      (select id from messages where ${sql.ref(column)} = ${id}) limit ${DELETE_CHUNK})`.execute(db),
   );
-  await drain(() => db.deleteFrom('messages').where('id', 'in', messages().limit(DELETE_CHUNK)));
-  await drain(() =>
-    db
-      .deleteFrom('held_messages')
-      .where('id', 'in', db.selectFrom('held_messages').select('id').where('account_id', '=', accountId).limit(DELETE_CHUNK)),
-  );
-  await drain(() =>
-    db
-      .deleteFrom('contacts')
-      .where('id', 'in', db.selectFrom('contacts').select('id').where('account_id', '=', accountId).limit(DELETE_CHUNK)),
+  await drainTable(db, 'messages', column, id);
+  await drainTable(db, 'held_messages', column, id);
+}
+
+/** The rows of `table` whose `column` is `id`, a chunk a statement. */
+function drainTable(
+  db: Kysely<Database>,
+  table: 'messages' | 'held_messages' | 'memberships' | 'contacts',
+  column: 'list_id' | 'account_id',
+  id: number,
+): Promise<void> {
+  return drain(() =>
+    sql`delete from ${sql.table(table)} where id in
+      (select id from ${sql.table(table)} where ${sql.ref(column)} = ${id} limit ${DELETE_CHUNK})`.execute(db),
   );
 }
 
 /** Runs a chunk's delete until one deletes less than a chunk, yielding the thread between two. */
-async function drain(chunk: () => { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }): Promise<void> {
+async function drain(chunk: () => Promise<QueryResult<unknown>>): Promise<void> {
   for (;;) {
-    const { numDeletedRows } = await chunk().executeTakeFirst();
-    if (numDeletedRows < BigInt(DELETE_CHUNK)) return;
+    const { numAffectedRows = 0n } = await chunk();
+    if (numAffectedRows < BigInt(DELETE_CHUNK)) return;
     await nextTurn();
   }
 }
