@@ -10,6 +10,9 @@ import {
 import { expectNoAxeViolations } from './fixtures/axe.ts';
 
 test.use({ viewport: { width: 1440, height: 900 } });
+// One rate-limit window for the whole run (ending in 2033), so a cost read from X-RateLimit-Remaining
+// never straddles the turn of an hour.
+test.use({ serverEnv: { RATE_LIMIT_WINDOW_SECONDS: '1000000000' } });
 
 test('a list’s members: pages, search, add, digest, remove, bulk remove, export', async ({
   page,
@@ -29,8 +32,16 @@ test('a list’s members: pages, search, add, digest, remove, bulk remove, expor
     });
   }
   const memberCount = async () => (await api.lists.get('club')).contacts.length;
+  // The account's allowance left (spec §8, the X-RateLimit-* extension), read with one object.
+  const allowanceLeft = async () => {
+    const answer = await page.request.get(`${server.url}/api/2/caller/`, {
+      headers: { authorization: `Bearer ${account.key}` },
+    });
+    return Number(answer.headers()['x-ratelimit-remaining']);
+  };
 
   const reads = watchContactReads(page);
+  const before = await allowanceLeft();
   await signInWithKey(page, account.key, { path: '/lists/club/members' });
   await expect(page.getByRole('heading', { level: 1, name: 'Members of club' })).toBeVisible();
   const summary = page.locator('p.members-summary');
@@ -39,6 +50,9 @@ test('a list’s members: pages, search, add, digest, remove, bulk remove, expor
   await expect(table.getByRole('row')).toHaveCount(26);
   // One request for the page of 25 (the list filter), none per contact (spec §8: frugal).
   expect(reads).toEqual(['/api/2/contacts/?list=club&page=1&limit=25']);
+  // …and the page costs what it shows (issue 17 item 1): the 25 members, the list read with its
+  // member count instead of its 30 ids (contacts=count, 1), who is signed in (1), and this read (1).
+  expect(before - (await allowanceLeft())).toBe(25 + 1 + 1 + 1);
   await expectNoAxeViolations(page, 'the members page');
 
   await page.getByRole('button', { name: 'Next page' }).click();

@@ -22,14 +22,14 @@ describe('message content (spec §4.5 "generated automatically")', () => {
     expect(htmlToPlain('&#0; &#xD800; &#1114112;')).toBe('&#0; &#xD800; &#1114112;');
   });
 
+  // No clock here (CI is loaded; speed is `npm run bench`'s): at these sizes a quadratic pass does
+  // some 10^11 steps and never ends within the test's timeout, where a linear one takes milliseconds.
   it('stays linear on hostile input', () => {
-    const started = Date.now();
-    htmlToPlain('<script>'.repeat(100_000));
-    htmlToPlain(`${' '.repeat(500_000)}x`);
-    htmlToPlain('<'.repeat(500_000));
-    htmlToPlain('<a'.repeat(300_000));
-    plainToHtml(`${'\n \t'.repeat(200_000)}x`);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(htmlToPlain('<script>'.repeat(100_000))).toBe('');
+    expect(htmlToPlain(`${' '.repeat(500_000)}x`)).toBe('x');
+    expect(htmlToPlain('<'.repeat(500_000))).toBe('<'.repeat(500_000));
+    expect(htmlToPlain('<a'.repeat(300_000))).toBe('<a'.repeat(300_000));
+    expect(plainToHtml(`${'\n \t'.repeat(200_000)}x`)).toBe('<p> \tx</p>');
   });
 
   it('knows the addresses a message refers to, as written or with references decoded, and no other', () => {

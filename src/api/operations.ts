@@ -12,7 +12,7 @@ import { Caller } from './schemas/caller.ts';
 import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
 import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
-import { List, ListCollection, ListCreate, ListUpdate } from './schemas/list.ts';
+import { List, ListCollection, ListCreate, ListQuery, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
 import { MessageImage, MessageImageQuery, MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
 
@@ -71,8 +71,9 @@ export const OPERATIONS = {
   'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership },
   'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody },
 
-  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: NoQuery, response: ListCollection, collection: true },
-  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: NoQuery, response: List },
+  // Extension: both also take `contacts=count` (LIST_QUERY_EXTENSIONS), which the dashboard feature-detects.
+  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true },
+  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List },
   'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List },
   'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', body: ListUpdate, response: List },
   'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody },
@@ -149,16 +150,24 @@ export const EXTENSION_FIELDS = {
     operations: ['accounts.get', 'accounts.create', 'accounts.update'],
     extension: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
   },
+  contacts_count: {
+    operations: ['lists.list', 'lists.get'],
+    extension:
+      "a list's number of members, answered instead of their ids when asked (`contacts=count`, LIST_QUERY_EXTENSIONS)",
+  },
 } as const satisfies Record<string, { operations: readonly OperationName[]; extension: string }>;
 
 export type ExtensionField = keyof typeof EXTENSION_FIELDS;
 
 /**
- * Query parameters the reference server takes beyond spec §4 (the reasons: CONTACT_QUERY_EXTENSIONS).
- * With EXTENSIONS=off they are unknown parameters like any other, refused with 400.
+ * Query parameters the reference server takes beyond spec §4 (the reasons: CONTACT_QUERY_EXTENSIONS,
+ * LIST_QUERY_EXTENSIONS). With EXTENSIONS=off they are unknown parameters like any other, refused
+ * with 400.
  */
 export const EXTENSION_QUERY_PARAMS: Partial<Record<OperationName, readonly string[]>> = {
   'contacts.list': ['list'],
+  'lists.list': ['contacts'],
+  'lists.get': ['contacts'],
 };
 
 /** The extension fields of one operation's objects (none for most). */

@@ -18,6 +18,7 @@ import { EXTENSION, OPERATIONS, type Operation } from './operations.ts';
 import { AccountUpdate } from './schemas/account.ts';
 import { ListUpdate } from './schemas/list.ts';
 import { CONTACT_QUERY_EXTENSIONS } from './schemas/contact.ts';
+import { LIST_QUERY_EXTENSIONS } from './schemas/list.ts';
 import {
   SPEC_PATH,
   fieldNamesOf,
@@ -77,6 +78,8 @@ const SERVICE_ASSIGNED: Record<string, Record<string, string>> = {
 /** Operations whose query schema accepts parameters the spec does not list for that row. */
 const QUERY_EXTENSIONS: Record<string, string> = {
   'contacts.list': CONTACT_QUERY_EXTENSIONS.list,
+  'lists.list': LIST_QUERY_EXTENSIONS.contacts,
+  'lists.get': LIST_QUERY_EXTENSIONS.contacts,
   'accounts.list':
     '§4.7 lists page/limit/listname/username/description under "Get one", where paging makes no sense; the contract accepts them on "Get all" too',
 };

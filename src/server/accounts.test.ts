@@ -405,6 +405,38 @@ describeEachDialect('accounts (spec §2.7, §4.7)', (dialect) => {
       expect((await asGlobal('GET', `/api/2/contacts/C-1/?account_id=${created.id}`)).status).toBe(200);
     });
 
+    // Issue 16 finding 9, its other half: a contact's id could equal another contact's ccid, and two
+    // contacts would answer to one name once ccid is on.
+    it('enables ccid so that each name answers for one contact, and keeps ccids distinct', async () => {
+      const created = await createAccount({ name: 'ccid-names' });
+      const contactUrl = (ref: string | number) => `/api/2/contacts/${String(ref)}/?account_id=${created.id}`;
+      const add = async (email: string) => {
+        const added = await asGlobal('POST', `/api/2/contacts/?account_id=${created.id}`, { form: { emails: [email] } });
+        expect(added.status, added.body).toBe(200);
+        return (added.json as { id: number }).id;
+      };
+      const first = await add('first@example.org');
+      const second = await add('second@example.org');
+      // The second contact's ccid is the first one's service id: once on, the first (named by its
+      // id, having no ccid) and the second would both answer to it. Refused.
+      expect((await asGlobal('PUT', contactUrl(second), { form: { ccid: String(first) } })).status).toBe(200);
+      expect((await asGlobal('PUT', url(created.id), { form: { ccid: true } })).status).toBe(400);
+      expect((await asGlobal('PUT', contactUrl(first), { form: { ccid: 'F-1' } })).status).toBe(200);
+      expect((await asGlobal('PUT', url(created.id), { form: { ccid: true } })).status).toBe(200);
+      // That name is the second contact's alone now; the first answers to its ccid.
+      expect((await asGlobal('GET', contactUrl(first))).json).toMatchObject({ ccid: String(first), emails: [{ email: 'second@example.org' }] });
+      expect((await asGlobal('GET', contactUrl('F-1'))).json).toMatchObject({ emails: [{ email: 'first@example.org' }] });
+      // A ccid another contact holds is refused (spec §7: 409), on create and update.
+      const conflict = { is_error: true, message: `A contact with ccid ${String(first)} already exists` };
+      const taken = await asGlobal('POST', `/api/2/contacts/?account_id=${created.id}`, {
+        form: { ccid: String(first), emails: ['third@example.org'] },
+      });
+      expect([taken.status, taken.json]).toEqual([409, conflict]);
+      const moved = await asGlobal('PUT', contactUrl('F-1'), { form: { ccid: String(first) } });
+      expect([moved.status, moved.json]).toEqual([409, conflict]);
+      expect((await asGlobal('GET', contactUrl('F-1'))).status).toBe(200);
+    });
+
     it('puts a new plan into effect at once (spec §8 rule 2)', async () => {
       const created = await createAccount({ name: 'plan', max_contacts: 10 });
       const listsUrl = `/api/2/lists/?account_id=${created.id}`;

@@ -75,9 +75,32 @@ export const List = z.looseObject({
   name: z.string(),
   created: z.string(),
   contacts: z.array(Id),
+  /** Extension (LIST_QUERY_EXTENSIONS): the number of members, answered instead of their ids. */
+  contacts_count: z.int().nonnegative().optional(),
   ...settings,
 });
 export type List = z.infer<typeof List>;
+
+/**
+ * Spec §4.4 get all and get one take no query parameters; `contacts=count` is a reference-server
+ * extension (LIST_QUERY_EXTENSIONS).
+ */
+export const ListQuery = z.strictObject({
+  contacts: z.literal('count', 'must be count').optional(),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+/**
+ * The query parameters of GET /lists/ and GET /lists/:name/ beyond spec §4.4, and why each exists.
+ * Spec §8 rule 1 charges every returned object, a list's member ids included (SECURITY.md 30), so
+ * a page that shows only how many members a list has would pay one object per member: with
+ * `contacts=count` each list's `contacts` is answered empty, its length in `contacts_count`, and
+ * the list costs one object.
+ */
+export const LIST_QUERY_EXTENSIONS = {
+  contacts:
+    "`count`: each list's member ids left out (`contacts` empty) and their number in `contacts_count`, so a client that shows only how many members a list has does not pay one object per member (spec §8 rule 1)",
+} as const;
 
 const writableSettings = optionalAll(settings);
 

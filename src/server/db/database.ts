@@ -86,7 +86,7 @@ const MIGRATION_LOCK_WAIT_MS = 10 * 60 * 1000;
  * committed, so a second process waits and then finds nothing left to do; a failure leaves nothing
  * half-migrated.
  */
-async function withSqliteWriteLock(file: SqliteDatabase.Database, work: () => Promise<void>): Promise<void> {
+export async function withSqliteWriteLock(file: SqliteDatabase.Database, work: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
   for (;;) {
     try {

@@ -4,8 +4,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
- * Reads that can take long (a search or filter over an address book of a million contacts, issue
- * 16, SECURITY.md 29) must neither stop the server nor make another tenant wait:
+ * Reads that can take long (a search or filter over an address book of a million contacts, the
+ * member ids of a list of a million, issue 16, SECURITY.md 29) must neither stop the server nor
+ * make another tenant wait:
  * - on SQLite, whose driver runs a statement on the calling thread, they run on worker threads,
  *   each with its own read-only connection (WAL lets them read beside the writer);
  * - on both dialects, an account runs one of them at a time, so one tenant's requests cannot take
@@ -31,8 +32,13 @@ export interface PageAnswer {
   count: number;
 }
 
+/** The rows of one statement, each as an array of its values. */
+export type Rows = unknown[][];
+
 export interface ReadPool {
   run(job: PageJob): Promise<PageAnswer>;
+  /** Runs one statement: for a read whose few rows carry much (a list's member ids as JSON text). */
+  rows(statement: Statement): Promise<Rows>;
   /** Starts every worker now: a server does, so that no request waits for a thread to start. */
   warm(): void;
   close(): Promise<void>;
@@ -86,10 +92,13 @@ class AccountLanes {
 /** Each worker's page cache, in KiB (the server's connection has its own, db/database.ts). */
 const WORKER_CACHE_KIB = 32 * 1024;
 
+/** What a worker is sent: a page of contact ids, or the rows of one statement. */
+export type WorkerJob = { page: PageJob } | { rows: Statement };
+
 interface Pending {
   id: number;
-  job: PageJob;
-  resolve: (answer: PageAnswer) => void;
+  job: WorkerJob;
+  resolve: (answer: PageAnswer | Rows) => void;
   reject: (error: Error) => void;
 }
 
@@ -112,7 +121,7 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
       workerData: { file, cacheKib: WORKER_CACHE_KIB },
     });
     worker.unref();
-    worker.on('message', (message: { id: number; answer?: PageAnswer; error?: string }) => {
+    worker.on('message', (message: { id: number; answer?: PageAnswer | Rows; error?: string }) => {
       const pending = busy.get(worker);
       if (!pending || pending.id !== message.id) return;
       busy.delete(worker);
@@ -148,14 +157,17 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
     }
   };
 
+  const send = (job: WorkerJob) => {
+    if (closed) return Promise.reject(new Error('The database is closed'));
+    return new Promise<PageAnswer | Rows>((resolve, reject) => {
+      queue.push({ id: nextId++, job, resolve, reject });
+      pump();
+    });
+  };
+
   return {
-    run(job) {
-      if (closed) return Promise.reject(new Error('The database is closed'));
-      return new Promise<PageAnswer>((resolve, reject) => {
-        queue.push({ id: nextId++, job, resolve, reject });
-        pump();
-      });
-    },
+    run: (job) => send({ page: job }) as Promise<PageAnswer>,
+    rows: (statement) => send({ rows: statement }) as Promise<Rows>,
     warm() {
       while (!closed && started < size) idle.push(spawn());
     },

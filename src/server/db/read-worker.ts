@@ -1,8 +1,9 @@
 // A worker thread of db/heavy-reader.ts: its own read-only connection to the SQLite file (WAL lets
-// it read beside the server's writer), answering one page of ids and their count at a time.
+// it read beside the server's writer), answering one job at a time: a page of ids and their count,
+// or the rows of one statement.
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
-import type { PageJob, PageAnswer } from './heavy-reader.ts';
+import type { PageJob, PageAnswer, Rows, WorkerJob } from './heavy-reader.ts';
 
 const { file, cacheKib } = workerData as { file: string; cacheKib: number };
 const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
@@ -32,9 +33,14 @@ const run = db.transaction((job: PageJob): PageAnswer => {
   return { ids, count };
 });
 
-parentPort?.on('message', (message: { id: number; job: PageJob }) => {
+parentPort?.on('message', (message: { id: number; job: WorkerJob }) => {
   try {
-    parentPort?.postMessage({ id: message.id, answer: run(message.job) });
+    const { job } = message;
+    const answer: PageAnswer | Rows =
+      'page' in job
+        ? run(job.page)
+        : (prepare(job.rows.sql).all(job.rows.parameters) as Rows);
+    parentPort?.postMessage({ id: message.id, answer });
   } catch (error) {
     parentPort?.postMessage({
       id: message.id,

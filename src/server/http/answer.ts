@@ -35,6 +35,9 @@ export function sendAnswer(
   envelope: OperationPolicy['envelope'],
   result: unknown,
 ): FastifyReply {
-  if (result instanceof JsonText) return reply.type(JSON_TYPE).send(result.text);
+  if (result instanceof JsonText)
+    return reply
+      .type(JSON_TYPE)
+      .send(envelope === 'data' ? `{"data":${result.text}}` : result.text);
   return reply.send(envelope === 'data' ? { data: result } : result);
 }

@@ -19,7 +19,8 @@ import { assertWithinContract, sendAnswer } from './answer.ts';
 import type { AppDeps } from './app-deps.ts';
 import { assertAllowed } from './authorize.ts';
 import { writeTransaction } from '../services/contact-documents.service.ts';
-import { runCharged } from './charged-run.ts';
+import { AfterCommit } from './after-commit.ts';
+import { runCharged, type CostMeter } from './charged-run.ts';
 import { NO_FIELDS, bodyOf, bodyParser, formParser } from './field-parsers.ts';
 import { HttpError } from './http-error.ts';
 import { IGNORED_FIELDS_HEADER, ignoredFieldsHeader } from './ignored-fields.ts';
@@ -122,7 +123,7 @@ export function defineRoute<K extends OperationName>(
       // Named on an error answer too (headers set here survive the error handler).
       if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
       const params = paramsOf<K>(request);
-      const context = (db: Kysely<Database>) =>
+      const context = (db: Kysely<Database>, meter: CostMeter) =>
         ({
           db,
           deps,
@@ -133,6 +134,7 @@ export function defineRoute<K extends OperationName>(
           body: 'body' in operation ? body : undefined,
           ignored,
           request,
+          meter,
         }) as RouteContext<K>;
 
       const payer = payerOf(deps, account);
@@ -141,13 +143,15 @@ export function defineRoute<K extends OperationName>(
         payer,
         policy,
         isWrite,
-        async () => {
-          if (!isWrite) return handler(context(deps.db));
-          // The unit of work stores the documents of the contacts the write changed.
-          const written = await writeTransaction(deps.db, (trx) => handler(context(trx)));
+        async (meter) => {
+          // The unit of work stores the documents of the contacts a write changed.
+          const answered =
+            isWrite && policy.transaction === 'one'
+              ? await writeTransaction(deps.db, (trx) => handler(context(trx, meter)))
+              : await handler(context(deps.db, meter));
           // Committed: the next request, in this process, sees a revoked key or a changed account.
-          if (policy.emptiesAuthCache) deps.authCache.forget();
-          return written;
+          if (isWrite && policy.emptiesAuthCache) deps.authCache.forget();
+          return answered instanceof AfterCommit ? answered.read(deps.db) : answered;
         },
       );
       let result = run.result;

@@ -13,6 +13,7 @@ const Entry = z.strictObject({
   whenWorkFails: z.enum(['refund', 'keep']),
   chargesMemberIds: z.boolean(),
   emptiesAuthCache: z.boolean(),
+  transaction: z.enum(['one', 'steps']),
 });
 
 /*
@@ -77,6 +78,13 @@ describe('the operation policy table', () => {
       // The cache was only ever emptied after a write.
       emptiesAuthCache: isWrite && !LEAVE_AUTH_ALONE.has(resourceOf(name)),
     });
+  });
+
+  // SECURITY.md 29: only what deletes a list's or an account's million rows runs in steps; every
+  // other write is one transaction (the unit of work of contact-documents.service.ts).
+  it('runs every write in one transaction but the deletes of lists and accounts', () => {
+    const inSteps = NAMES.filter((name) => OPERATION_POLICY[name].transaction === 'steps');
+    expect(inSteps.sort()).toEqual(['accounts.delete', 'lists.delete']);
   });
 
   it('wraps only collections the contract marks as such in `data`', () => {

@@ -39,6 +39,13 @@ export interface OperationPolicy {
    * also the frequent ones.
    */
   readonly emptiesAuthCache: boolean;
+  /**
+   * `one`: a write runs in one transaction the route opens (the unit of work of
+   * contact-documents.service.ts). `steps`: the handler deletes something that may hold a million
+   * rows, a chunk at a time and then the object in a short transaction of its own
+   * (repositories/chunked-deletes.repository.ts, SECURITY.md 29).
+   */
+  readonly transaction: 'one' | 'steps';
 }
 
 /** Most operations: answered as returned, refunded on failure, no member ids, auth untouched. */
@@ -47,6 +54,7 @@ const plain = {
   whenWorkFails: 'refund',
   chargesMemberIds: false,
   emptiesAuthCache: false,
+  transaction: 'one',
 } as const;
 
 const read = (scope: Scope | null) => ({ ...plain, scope });
@@ -75,7 +83,7 @@ export const OPERATION_POLICY = {
   'lists.get': { ...read('lists:read'), chargesMemberIds: true },
   'lists.create': authWrite('lists:write'),
   'lists.update': authWrite('lists:write'),
-  'lists.delete': authWrite('lists:write'),
+  'lists.delete': { ...authWrite('lists:write'), transaction: 'steps' },
 
   'messages.list': read('messages:read'),
   'messages.get': read('messages:read'),
@@ -103,7 +111,7 @@ export const OPERATION_POLICY = {
   'accounts.get': read('accounts:read'),
   'accounts.create': authWrite('accounts:write'),
   'accounts.update': authWrite('accounts:write'),
-  'accounts.delete': authWrite('accounts:write'),
+  'accounts.delete': { ...authWrite('accounts:write'), transaction: 'steps' },
 
   // null: about the token itself, so every token reads it (the dashboard asks who signed in).
   'caller.get': read(null),

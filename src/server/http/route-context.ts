@@ -6,6 +6,8 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
+import type { CostMeter } from './charged-run.ts';
+import type { AfterCommit } from './after-commit.ts';
 import type { JsonText } from './json-text.ts';
 
 type Ops = typeof OPERATIONS;
@@ -41,6 +43,11 @@ export interface RouteContext<K extends OperationName> {
    */
   ignored: string[];
   request: FastifyRequest;
+  /**
+   * Reserves more of the allowance before work whose cost the handler learns as it goes (a list's
+   * member ids, SECURITY.md 30): 429 when the allowance cannot hold it.
+   */
+  meter: CostMeter;
 }
 
 /** `users.update` also answers key retrieval, which shares its path (spec §4.6). */
@@ -48,7 +55,10 @@ export type HandlerResult<K extends OperationName> = K extends 'users.update'
   ? ResponseOf<'users.update'> | ResponseOf<'users.retrieveKey'>
   : ResponseOf<K>;
 
-/** A handler answers an object of the contract, or (a stored contact document) its JSON text. */
+/**
+ * A handler answers an object of the contract, or its JSON text (a stored contact document, a
+ * list's member ids as the database wrote them); a write may have it read after the commit.
+ */
 export type RouteHandler<K extends OperationName> = (
   context: RouteContext<K>,
-) => Promise<HandlerResult<K> | JsonText>;
+) => Promise<HandlerResult<K> | JsonText | AfterCommit<HandlerResult<K> | JsonText>>;

@@ -64,6 +64,15 @@ export function selectAccounts(
   return filteredAccounts(db, filters).orderBy('accounts.id').limit(page.limit).offset(page.offset).execute();
 }
 
+/** How many accounts the group has. */
+export async function countAccounts(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function findFilteredAccount(db: Kysely<Database>, id: number, filters: AccountFilters): Promise<AccountRow | undefined> {
   return filteredAccounts(db, filters).where('accounts.id', '=', id).executeTakeFirst();
 }
@@ -115,13 +124,23 @@ export async function deleteAccountRow(db: Kysely<Database>, id: number): Promis
   await db.deleteFrom('rate_counters').where('account_id', '=', id).execute();
 }
 
-/** Contacts of the account without a ccid: none may be left when ccid is enabled (spec §2.1). */
-export async function countContactsWithoutCcid(db: Kysely<Database>, accountId: number): Promise<number> {
+/**
+ * Contacts of the account without a ccid, counted up to `upTo` (none may be left when ccid is
+ * enabled, spec §2.1): the count stops there, so it reads at most that many index entries however
+ * large the address book (SECURITY.md 29).
+ */
+export async function countContactsWithoutCcid(db: Kysely<Database>, accountId: number, upTo: number): Promise<number> {
   const row = await db
-    .selectFrom('contacts')
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('contacts')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('ccid', 'is', null)
+        .limit(upTo)
+        .as('missing'),
+    )
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('account_id', '=', accountId)
-    .where('ccid', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

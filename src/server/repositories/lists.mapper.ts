@@ -79,3 +79,8 @@ export function toList(row: ListRow, contactIds: (number | string)[]): List {
     ...settingsOf(row),
   };
 }
+
+/** Row → spec §2.4 list with its members counted, not listed (the `contacts=count` extension). */
+export function toCountedList(row: ListRow, members: number): List {
+  return { ...toList(row, []), contacts_count: members };
+}

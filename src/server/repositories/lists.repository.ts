@@ -1,4 +1,6 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Updateable } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
+import { oneAtATimePerAccount, readPoolOf, type Rows } from '../db/heavy-reader.ts';
 import type { Database, ListsTable } from '../db/schema.ts';
 import type { ListRow } from './lists.mapper.ts';
 
@@ -27,6 +29,19 @@ export function findListByName(
     .executeTakeFirst();
 }
 
+export function findListById(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+): Promise<ListRow | undefined> {
+  return db
+    .selectFrom('lists')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** The names among `names` that are lists of the account. */
 export async function existingListNames(
   db: Kysely<Database>,
@@ -43,29 +58,91 @@ export async function existingListNames(
   return new Set(rows.map((row) => row.name));
 }
 
-/** The member contacts of each list, in one query (no N+1), ascending. */
-/** A member of a list: the contact's service id and ccid (spec §2.1 picks which names it). */
-export interface MemberContact {
-  id: number;
-  ccid: string | null;
+/**
+ * A list's members as an answer names them (spec §2.4 `contacts`): the JSON text of their ids (or
+ * ccids, spec §2.1) in ascending id order, and how many there are.
+ */
+export interface MemberRefs {
+  json: string;
+  count: number;
 }
 
-export async function memberContacts(
+const NO_MEMBERS: MemberRefs = { json: '[]', count: 0 };
+
+/**
+ * How many members each list has (memberships_list index). SECURITY.md 29: a list may have a
+ * million, so this is a heavy read (membersRead below).
+ */
+export async function memberCounts(
   db: Kysely<Database>,
+  accountId: number,
   listIds: readonly number[],
-): Promise<Map<number, MemberContact[]>> {
-  const members = new Map<number, MemberContact[]>(listIds.map((id) => [id, []]));
-  if (listIds.length === 0) return members;
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('contacts', 'contacts.id', 'memberships.contact_id')
-    .select(['memberships.list_id', 'memberships.contact_id', 'contacts.ccid'])
-    .where('memberships.list_id', 'in', listIds)
-    .orderBy('memberships.list_id')
-    .orderBy('memberships.contact_id')
-    .execute();
-  for (const row of rows) members.get(row.list_id)?.push({ id: row.contact_id, ccid: row.ccid });
-  return members;
+): Promise<Map<number, number>> {
+  if (listIds.length === 0) return new Map();
+  const rows = await membersRead(
+    db,
+    accountId,
+    sql`select list_id, count(*) from memberships where list_id in (${sql.join(listIds)}) group by list_id`,
+  );
+  return new Map(rows.map(([list, count]) => [Number(list), Number(count)]));
+}
+
+/**
+ * Each list's members as MemberRefs. The database builds the JSON text (SQLite json_group_array,
+ * PostgreSQL string_agg), so the server's thread never handles a million ids one by one
+ * (SECURITY.md 29: 190,043 of them were read row by row and serialized on the event loop).
+ */
+export async function memberRefs(
+  db: Kysely<Database>,
+  account: { id: number; ccid: number },
+  listIds: readonly number[],
+): Promise<Map<number, MemberRefs>> {
+  const found = new Map<number, MemberRefs>(listIds.map((id) => [id, NO_MEMBERS]));
+  if (listIds.length === 0) return found;
+  const ccid = account.ccid === 1;
+  const sqlite = dialectOf(db) === 'sqlite';
+  // Spec §2.1: on a ccid-enabled account a contact is named by its ccid (services/contact-ref.ts).
+  const ref = ccid
+    ? sqlite
+      ? sql`coalesce(c.ccid, m.contact_id)`
+      : sql`coalesce(to_json(c.ccid)::text, m.contact_id::text)`
+    : sqlite
+      ? sql`m.contact_id`
+      : sql`m.contact_id::text`;
+  const refs = sqlite
+    ? sql`json_group_array(${ref} order by m.contact_id)`
+    : sql`'[' || string_agg(${ref}, ',' order by m.contact_id) || ']'`;
+  const join = ccid ? sql`join contacts c on c.id = m.contact_id` : sql``;
+  const rows = await membersRead(
+    db,
+    account.id,
+    sql`select m.list_id, count(*), ${refs} from memberships m ${join}
+      where m.list_id in (${sql.join(listIds)}) group by m.list_id`,
+  );
+  for (const [list, count, json] of rows)
+    found.set(Number(list), { json: String(json), count: Number(count) });
+  return found;
+}
+
+/**
+ * A read over a list's memberships, which may be a million: on SQLite on a reader thread
+ * (db/heavy-reader.ts; a transaction has none and reads on its connection), on PostgreSQL on the
+ * database's side; on both one per account at a time, as searches are.
+ */
+async function membersRead(
+  db: Kysely<Database>,
+  accountId: number,
+  query: RawBuilder<unknown>,
+): Promise<Rows> {
+  const statement = query.compile(db);
+  const pool = readPoolOf(db);
+  return oneAtATimePerAccount(db, accountId, async () =>
+    pool
+      ? pool.rows(statement)
+      : (await db.executeQuery<Record<string, unknown>>(statement)).rows.map((row) =>
+          Object.values(row),
+        ),
+  );
 }
 
 export function insertList(db: Kysely<Database>, values: Insertable<ListsTable>): Promise<ListRow> {
@@ -87,7 +164,10 @@ export function updateListRow(
     .executeTakeFirstOrThrow();
 }
 
-/** Memberships and archived messages (with their pending deliveries) go with the list (foreign keys). */
+/**
+ * Memberships and archived messages (with their pending deliveries) go with the list (foreign
+ * keys): after repositories/chunked-deletes.repository.ts took them, a few rows at most.
+ */
 export async function deleteListRow(
   db: Kysely<Database>,
   accountId: number,

@@ -11,7 +11,7 @@ import {
 
 /** Spec §4.7: the accounts of the group, for global keys only (define-route refuses account keys). */
 export function registerAccountsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  defineRoute(app, deps, 'accounts.list', (ctx) => getAccounts(ctx.db, ctx.query));
+  defineRoute(app, deps, 'accounts.list', (ctx) => getAccounts(ctx.db, ctx.query, ctx.meter));
 
   defineRoute(app, deps, 'accounts.get', (ctx) => getAccount(ctx.db, ctx.params.id, ctx.query));
 

@@ -11,7 +11,7 @@ export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): voi
     getContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id),
   );
   defineRoute(app, deps, 'contacts.list', (ctx) =>
-    listContacts(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.query),
+    listContacts(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.query, ctx.meter),
   );
   defineRoute(app, deps, 'contacts.create', (ctx) =>
     createContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.ignored),

@@ -7,7 +7,7 @@ import { requireAccount } from './route-support.ts';
 /** Reference-server extension (operations.ts `held.*`): the held queue. */
 export function registerHeldRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'held.list', (ctx) =>
-    listHeld(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.query),
+    listHeld(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.query, ctx.meter),
   );
   defineRoute(app, deps, 'held.get', (ctx) =>
     getHeld(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? ''),

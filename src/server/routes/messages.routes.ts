@@ -13,7 +13,7 @@ import { requireAccount } from './route-support.ts';
 /** Spec §4.5: the messages endpoints. */
 export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'messages.list', (ctx) =>
-    getMessages(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.query),
+    getMessages(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.query, ctx.meter),
   );
 
   defineRoute(app, deps, 'messages.get', (ctx) =>

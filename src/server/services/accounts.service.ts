@@ -9,6 +9,7 @@ import type {
 } from '../../api/schemas/account.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AccountsTable, Database } from '../db/schema.ts';
+import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import { assertWithinCaller, type AdministratorPowers } from './administrator-bounds.ts';
 import {
@@ -19,6 +20,7 @@ import {
   toAccountDetail,
 } from '../repositories/accounts.mapper.ts';
 import {
+  countAccounts,
   countContactsWithoutCcid,
   deleteAccountRow,
   findAccountByName,
@@ -32,6 +34,7 @@ import {
   type AccountRow,
 } from '../repositories/accounts.repository.ts';
 import { insertAdministrator } from '../repositories/administrators.repository.ts';
+import { deleteAccountContents } from '../repositories/chunked-deletes.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { API_PERSON } from '../repositories/users.mapper.ts';
 import { usernameTaken } from '../repositories/users.repository.ts';
@@ -42,12 +45,18 @@ import { assertRunnablePatterns } from './saved-patterns.ts';
 const RESTRICT_FIELDS = ['restrict_contact', 'restrict_contact_subscription'] as const;
 
 /** Spec §4.7 get all: a bare JSON list of the basic fields, filtered and paged. */
-export async function getAccounts(db: Kysely<Database>, query: AccountQuery): Promise<Account[]> {
+export async function getAccounts(
+  db: Kysely<Database>,
+  query: AccountQuery,
+  meter: CostMeter,
+): Promise<Account[]> {
   const page = query.page ?? 1;
   const limit = query.limit ?? PAGE_LIMITS.accounts.default;
   const offset = (page - 1) * limit;
   // A page no group can fill: answered without asking the database for an overflowing OFFSET.
   if (offset > 2_147_483_647) return [];
+  // SECURITY.md 30: the page's most (its limit, or the accounts past its offset), before it is read.
+  await meter.reserveUpTo(Math.min(limit, Math.max(0, (await countAccounts(db)) - offset)));
   const rows = await selectAccounts(db, filtersOf(query), { offset, limit });
   const ids = rows.map((row) => row.id);
   const [lists, users] = await Promise.all([
@@ -158,20 +167,29 @@ export async function updateAccount(
  * the (account, ccid) unique constraint keeps ccids distinct.
  */
 async function assertEveryContactHasCcid(db: Kysely<Database>, accountId: number): Promise<void> {
-  const missing = await countContactsWithoutCcid(db, accountId);
+  const missing = await countContactsWithoutCcid(db, accountId, MISSING_CCIDS_COUNTED + 1);
   if (missing > 0) {
+    const many = missing > MISSING_CCIDS_COUNTED ? `more than ${MISSING_CCIDS_COUNTED}` : String(missing);
     // Spec §2.1: the ccid identifies a contact once enabled. (Messages name no spec sections: the
     // dashboard shows them as they are.)
     throw badRequest(
-      `ccid: ${missing} contact${missing === 1 ? ' has' : 's have'} no ccid; give each contact a ccid before enabling it`,
+      `ccid: ${many} contact${missing === 1 ? ' has' : 's have'} no ccid; give each contact a ccid before enabling it`,
     );
   }
 }
 
-/** Spec §4.7 delete: contacts, lists, messages, administrators and keys of the account go with it. */
+/** How far the contacts without a ccid are counted (SECURITY.md 29: a bounded read). */
+export const MISSING_CCIDS_COUNTED = 1000;
+
+/**
+ * Spec §4.7 delete: contacts, lists, messages, administrators and keys of the account go with it.
+ * The contacts and messages, perhaps a million, a chunk at a time (SECURITY.md 29:
+ * repositories/chunked-deletes.repository.ts), then the account in one transaction.
+ */
 export async function deleteAccount(db: Kysely<Database>, idText: string): Promise<void> {
   const row = await accountById(db, idText);
-  await deleteAccountRow(db, row.id);
+  await deleteAccountContents(db, row.id);
+  await db.transaction().execute((trx) => deleteAccountRow(trx, row.id));
 }
 
 function filtersOf(query: AccountQuery): AccountFilters {

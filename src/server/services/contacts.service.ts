@@ -3,6 +3,7 @@ import { PAGE_LIMITS } from '../../api/constants.ts';
 import type { Contact, ContactPage, ContactQuery } from '../../api/schemas/contact.ts';
 import { listLimit, metadataLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import type { CostMeter } from '../http/charged-run.ts';
 import { forbidden, notFound } from '../http/http-error.ts';
 import type { JsonText } from '../http/json-text.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
@@ -65,6 +66,7 @@ export async function listContacts(
   account: AccountRow,
   principal: Principal,
   query: ContactQuery,
+  meter: CostMeter,
 ): Promise<ContactPage | JsonText> {
   const page = query.page ?? 1;
   const limit = query.limit ?? PAGE_LIMITS.contacts.default;
@@ -116,14 +118,19 @@ export async function listContacts(
       : await countContacts(db, account.id);
     return { count, page, data: [] };
   }
+  // SECURITY.md 30: the page's most, before it is read: its limit, or the contacts past its offset
+  // (a kept count, one row) if fewer. An id or an address names one contact, which the one
+  // object every request reserves covers.
+  const contacts = await countContacts(db, account.id);
+  if (ids.id === undefined && ids.emailKey === undefined)
+    await meter.reserveUpTo(Math.min(limit, Math.max(0, contacts - offset)));
   if (!filtered && offset < SHALLOW_OFFSET) {
     if (seesEverything(principal)) {
       const rows = await findContactDocumentsPage(db, account.id, limit, offset);
-      return documentsPage(db, account, rows, await countOfPage(db, account.id, rows.length, { limit, offset }), page);
+      return documentsPage(db, account, rows, contacts, page);
     }
     const rows = await findContactsPage(db, account.id, limit, offset);
-    const count = await countOfPage(db, account.id, rows.length, { limit, offset });
-    return { count, page, data: rows.length === 0 ? [] : await present(db, account, principal, rows) };
+    return { count: contacts, page, data: rows.length === 0 ? [] : await present(db, account, principal, rows) };
   }
   const found = await findContactIdsPage(db, ids);
   if (seesEverything(principal)) {
@@ -149,13 +156,3 @@ async function listsMatching(
   return terms.map((term) => lists.filter((list) => list.name.toLowerCase().includes(term)).map((list) => list.id));
 }
 
-/** A partial (or empty first) page ends the address book, so it gives the count without a read. */
-async function countOfPage(
-  db: Kysely<Database>,
-  accountId: number,
-  rows: number,
-  { limit, offset }: { limit: number; offset: number },
-): Promise<number> {
-  const ended = rows < limit && (rows > 0 || offset === 0);
-  return ended ? offset + rows : countContacts(db, accountId);
-}

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { CostMeter } from '../http/charged-run.ts';
 import type {
   HeldAction,
   HeldBulk,
@@ -40,6 +41,7 @@ export async function listHeld(
   accountId: number,
   principal: Principal,
   query: HeldQuery,
+  meter: CostMeter,
 ): Promise<HeldPage> {
   const page = query.page ?? 1;
   const limit = query.limit ?? HELD_PAGE_LIMITS.default;
@@ -49,6 +51,8 @@ export async function listHeld(
     countHeldPerList(db, accountId, lists),
   ]);
   const offset = (page - 1) * limit;
+  // SECURITY.md 30: the page's most (its limit, or the messages past its offset), before it is read.
+  await meter.reserveUpTo(Math.min(limit, Math.max(0, count - offset)));
   const rows =
     offset >= count
       ? []

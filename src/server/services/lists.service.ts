@@ -5,7 +5,9 @@ import { hashPassword } from '../auth/keys.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
+import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, forbidden, notFound } from '../http/http-error.ts';
+import { JsonText } from '../http/json-text.ts';
 import {
   selectAdministratorListLimits,
   setAdministratorListLimits,
@@ -14,6 +16,7 @@ import {
   LIST_DEFAULTS,
   pickSettings,
   settingsOf,
+  toCountedList,
   toList,
   type ListRow,
   type ListSettings,
@@ -21,35 +24,54 @@ import {
 import {
   deleteListRow,
   existingListNames,
+  findListById,
   findListByName,
   insertList,
-  memberContacts,
-  type MemberContact,
+  memberCounts,
+  memberRefs,
+  type MemberRefs,
   selectListSettings,
   selectLists,
   setListSettings,
   updateListRow,
 } from '../repositories/lists.repository.ts';
+import { deleteListContents } from '../repositories/chunked-deletes.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { contactRef } from './contact-ref.ts';
 import { assertRunnablePatterns } from './saved-patterns.ts';
 
 /** Spec §2.4: the list settings that hold regular expressions (SECURITY.md 31). */
 const TABOO_FIELDS = ['taboo_headers', 'taboo_body'] as const;
 
-/** Spec §4.4 get all; a limit_lists principal sees its own lists only (spec §2.6). */
+/**
+ * How a read answers a list's members: their ids (spec §2.4 `contacts`), or, by the extension
+ * `contacts=count` (LIST_QUERY_EXTENSIONS), their number in `contacts_count` with `contacts` empty.
+ */
+export type MembersAs = 'ids' | 'count';
+
+/**
+ * Spec §4.4 get all; a limit_lists principal sees its own lists only (spec §2.6). SECURITY.md 30:
+ * each list is one object and each member id one more (spec §8 rule 1), reserved before they are
+ * read: the lists once found, their ids once counted.
+ */
 export async function getLists(
   db: Kysely<Database>,
   account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
-): Promise<List[]> {
+  meter: CostMeter,
+  membersAs: MembersAs = 'ids',
+): Promise<List[] | JsonText> {
   const limit = listLimit(principal);
   const rows = await selectLists(db, account.id, limit && [...limit]);
-  const members = await memberContacts(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => toList(row, contactRefs(account, members.get(row.id))));
+  await meter.reserveUpTo(rows.length);
+  const ids = rows.map((row) => row.id);
+  const counts = await memberCounts(db, account.id, ids);
+  if (membersAs === 'count')
+    return rows.map((row) => toCountedList(row, counts.get(row.id) ?? 0));
+  await meter.reserveUpTo(rows.length + sum(counts.values()));
+  const members = await memberRefs(db, account, ids);
+  const lists = rows.map((row) => listJson(row, members.get(row.id)));
+  const returned = sum([...members.values()].map((member) => member.count));
+  return new JsonText(`[${lists.join(',')}]`, rows.length + returned);
 }
 
 /** Spec §4.4 get one. A list outside the principal's limit is as absent as an unknown one. */
@@ -58,9 +80,24 @@ export async function getList(
   account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
   name: string,
-): Promise<List> {
+  meter: CostMeter,
+  membersAs: MembersAs = 'ids',
+): Promise<List | JsonText> {
   const row = await visibleList(db, account.id, principal, name);
-  return withMembers(db, account, row);
+  const count = (await memberCounts(db, account.id, [row.id])).get(row.id) ?? 0;
+  if (membersAs === 'count') return toCountedList(row, count);
+  await meter.reserveUpTo(1 + count);
+  return listWithMembers(db, account, row);
+}
+
+/** A list as answered: its member ids as the database wrote them (repositories/lists.repository.ts). */
+export async function listWithMembers(
+  db: Kysely<Database>,
+  account: Pick<AccountRow, 'id' | 'ccid'>,
+  row: ListRow,
+): Promise<JsonText> {
+  const members = (await memberRefs(db, account, [row.id])).get(row.id);
+  return new JsonText(listJson(row, members), 1 + (members?.count ?? 0));
 }
 
 /** Spec §4.4 create: at minimum `name`, unique within the account. */
@@ -93,14 +130,17 @@ export async function createList(
   return toList(row, []);
 }
 
-/** Spec §4.4 update (§1 rule 6: only what is supplied changes); `name` renames the list. */
+/**
+ * Spec §4.4 update (§1 rule 6: only what is supplied changes); `name` renames the list. Answers the
+ * row: the answer's member ids are read once the write has committed (lists.routes.ts).
+ */
 export async function updateList(
   db: Kysely<Database>,
   account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,
   name: string,
   input: ListUpdate,
-): Promise<List> {
+): Promise<ListRow> {
   const accountId = account.id;
   assertRunnablePatterns(input, TABOO_FIELDS);
   const row = await writableList(db, accountId, principal, name);
@@ -133,26 +173,36 @@ export async function updateList(
     if (isUniqueViolation(error)) throw nameTaken(newName);
     throw error;
   }
-  return withMembers(db, account, updated);
+  return updated;
 }
 
-/** Spec §4.4 delete: memberships and archived messages go with the list. */
+/**
+ * Spec §4.4 delete: memberships and archived messages go with the list, a chunk at a time (they
+ * may be a million, SECURITY.md 29: repositories/chunked-deletes.repository.ts), then the list and its name
+ * in other lists' posting restrictions in one transaction.
+ */
 export async function deleteList(
   db: Kysely<Database>,
   accountId: number,
   principal: Principal,
   name: string,
 ): Promise<void> {
-  const row = await writableList(db, accountId, principal, name);
-  await deleteListRow(db, accountId, row.id);
-  // Other lists' posting restrictions must keep naming existing lists only.
-  for (const other of await selectListSettings(db, accountId)) {
-    const bag = JSON.parse(other.settings) as { restrict_post_lists?: unknown };
-    if (Array.isArray(bag.restrict_post_lists) && bag.restrict_post_lists.includes(row.name)) {
-      bag.restrict_post_lists = bag.restrict_post_lists.filter((n) => n !== row.name);
-      await setListSettings(db, other.id, JSON.stringify(bag));
+  const found = await writableList(db, accountId, principal, name);
+  await deleteListContents(db, found.id);
+  await db.transaction().execute(async (trx) => {
+    // As it is now: renamed meanwhile, its new name is the one other lists hold.
+    const row = await findListById(trx, accountId, found.id);
+    if (!row) return;
+    await deleteListRow(trx, accountId, row.id);
+    // Other lists' posting restrictions must keep naming existing lists only.
+    for (const other of await selectListSettings(trx, accountId)) {
+      const bag = JSON.parse(other.settings) as { restrict_post_lists?: unknown };
+      if (Array.isArray(bag.restrict_post_lists) && bag.restrict_post_lists.includes(row.name)) {
+        bag.restrict_post_lists = bag.restrict_post_lists.filter((n) => n !== row.name);
+        await setListSettings(trx, other.id, JSON.stringify(bag));
+      }
     }
-  }
+  });
 }
 
 function isListName(name: string): boolean {
@@ -193,21 +243,20 @@ function assertMayWrite(principal: Principal, name: string): void {
     throw forbidden('name: this key is limited to other lists (limit_lists)');
 }
 
-async function withMembers(
-  db: Kysely<Database>,
-  account: Pick<AccountRow, 'ccid'>,
-  row: ListRow,
-): Promise<List> {
-  const members = await memberContacts(db, [row.id]);
-  return toList(row, contactRefs(account, members.get(row.id)));
+/**
+ * Spec §2.4 as JSON, its `contacts` the JSON text the database built: a million ids are copied
+ * into the answer, never handled one by one on the server's thread (SECURITY.md 29).
+ */
+function listJson(row: ListRow, members: MemberRefs | undefined): string {
+  const { id, name, created } = toList(row, []);
+  const head = JSON.stringify({ id, name, created });
+  return `${head.slice(0, -1)},"contacts":${members?.json ?? '[]'},${JSON.stringify(settingsOf(row)).slice(1)}`;
 }
 
-/** Spec §2.1: on a ccid-enabled account a contact is named by its ccid, in `contacts` too. */
-function contactRefs(
-  account: Pick<AccountRow, 'ccid'>,
-  members: MemberContact[] | undefined,
-): (number | string)[] {
-  return (members ?? []).map((member) => contactRef(account, member));
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
 }
 
 function nameTaken(name: string) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { CostMeter } from '../http/charged-run.ts';
 import { PAGE_LIMITS } from '../../api/constants.ts';
 import { htmlToPlain, plainToHtml } from '../../api/message-content.ts';
 import type {
@@ -35,12 +36,15 @@ export async function getMessages(
   accountId: number,
   principal: Principal,
   query: MessageQuery,
+  meter: CostMeter,
 ): Promise<MessagePage> {
   const page = query.page ?? 1;
   const limit = query.limit ?? PAGE_LIMITS.messages.default;
   const lists = visibleListNames(principal);
   const count = await countMessages(db, accountId, lists);
   const offset = (page - 1) * limit;
+  // SECURITY.md 30: the page's most (its limit, or the messages past its offset), before it is read.
+  await meter.reserveUpTo(Math.min(limit, Math.max(0, count - offset)));
   // A page past the end is empty; asking the database for it could overflow OFFSET.
   const rows =
     offset >= count

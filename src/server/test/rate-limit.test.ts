@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Contact, ContactPage } from '../../api/schemas/contact.ts';
+import { readPoolOf } from '../db/heavy-reader.ts';
 import { ALLOWANCE_PER_CONTACT } from '../rate-limit/rate-limiter.ts';
 import { databaseSnapshot } from './db-snapshot.ts';
 import { expectSuccess, isErrorShape, urlOf } from './fixtures.ts';
@@ -42,6 +43,33 @@ async function spendDownTo(server: TestServer, key: string, contactId: string, b
     remaining = next;
   }
   expect(remaining).toBe(budget);
+}
+
+/**
+ * Whether the work a charge pays for ran: every statement the app sends its database, on the
+ * request's connection (Kysely's executor) or on SQLite's reader threads (db/heavy-reader.ts).
+ */
+function watchWork(server: TestServer) {
+  const onConnection = vi.spyOn(server.database.db.getExecutor(), 'executeQuery');
+  const pool = readPoolOf(server.database.db);
+  const pages = pool && vi.spyOn(pool, 'run');
+  const rows = pool && vi.spyOn(pool, 'rows');
+  const sent = () => [
+    ...onConnection.mock.calls.map(([query]) => query.sql),
+    ...(pages?.mock.calls.map(([job]) => job.page.sql) ?? []),
+    ...(rows?.mock.calls.map(([statement]) => statement.sql) ?? []),
+  ];
+  return {
+    /** A search's page of ids: the search tables (SQLite's FTS table, PostgreSQL's trigrams). */
+    searched: () => sent().some((text) => text.includes('contact_search')),
+    /** A list's member ids, as the database writes them (lists.repository.ts memberRefs). */
+    readMemberIds: () => sent().some((text) => /json_group_array|string_agg/.test(text)),
+    stop: () => {
+      onConnection.mockRestore();
+      pages?.mockRestore();
+      rows?.mockRestore();
+    },
+  };
 }
 
 /** SECURITY.md 20: at most `budget` objects came back; every refusal is a complete 429. */
@@ -194,6 +222,23 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       expect(afterList - afterOne).toBe(1 + members);
     });
 
+    // Issue 16 finding 2 with issue 17 item 1: a page that shows only how many members a list has
+    // asks for the count (the `contacts=count` extension) and pays for the lists it is returned.
+    it('charges a list whose member ids are left out (contacts=count) as one object', async () => {
+      const start = await remaining('GET', contactUrl(contactId));
+      const list = await server.request('GET', urlOf('lists.list'), { key, query: { contacts: 'count' } });
+      expect(list.status, list.body).toBe(200);
+      expect(list.json).toEqual({ data: [expect.objectContaining({ name: 'members', contacts: [], contacts_count: members })] });
+      expect(start - header(list, 'x-ratelimit-remaining')).toBe(1);
+      const one = await server.request('GET', urlOf('lists.get', 'members'), { key, query: { contacts: 'count' } });
+      expect(one.json).toMatchObject({ name: 'members', contacts: [], contacts_count: members });
+      expect(header(list, 'x-ratelimit-remaining') - header(one, 'x-ratelimit-remaining')).toBe(1);
+      // Anything else is refused, as any value outside the contract.
+      const other = await server.request('GET', urlOf('lists.get', 'members'), { key, query: { contacts: 'all' } });
+      expect(other.status, other.body).toBe(400);
+      expect(other.json).toEqual({ is_error: true, message: expect.stringMatching(/^contacts: /) as unknown });
+    });
+
     // Issue 16 finding 1: a search that found nothing was free, and ran with the allowance spent.
     it('charges a query that finds nothing as one, and runs none with the allowance spent', async () => {
       const start = await remaining('GET', contactUrl(contactId));
@@ -203,6 +248,61 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       expectRateLimited(await server.request('GET', CONTACTS, { key, query: { search: 'nobody-is-called-this' } }), ALLOWANCE_30);
       expectRateLimited(await server.request('GET', CONTACTS, { key, query: { email: 'none@costly.example' } }), ALLOWANCE_30);
       expectRateLimited(await server.request('GET', urlOf('lists.list'), { key }), ALLOWANCE_30);
+    });
+  });
+
+  // SECURITY.md 30: a page of 1000 or a list's ids were read in full, then answered 429.
+  describe('the upper bound, reserved before the work and settled after it (SECURITY.md 30)', () => {
+    // 20 contacts of address book → an allowance of 60 objects per window; 12 contacts.
+    const ALLOWANCE_60 = ALLOWANCE_PER_CONTACT * 20;
+    let server: TestServer;
+    let key: string;
+    let contactId = '';
+    const PEOPLE = 12;
+
+    const remaining = (response: TestResponse) => header(response, 'x-ratelimit-remaining');
+    const single = async () => remaining(await server.request('GET', contactUrl(contactId), { key }));
+
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { rateLimitWindowSeconds: 1_000_000_000 });
+      const account = await server.createAccount('bounded', { maxContacts: 20 });
+      key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+      expectSuccess(await server.request('POST', urlOf('lists.create'), { key, form: { name: 'all' } }), 'list');
+      for (let i = 0; i < PEOPLE; i += 1) {
+        const firstname = `Pat${String(i).padStart(2, '0')}`;
+        const created = await server.request('POST', CONTACTS, { key, form: { firstname, emails: [`p${i}@bounded.example`], lists: ['all'] } });
+        contactId = String(Contact.parse(expectSuccess(created, 'contact')).id);
+      }
+    });
+    afterAll(() => server.close());
+
+    it('gives back exactly what a page of 1000 reserved and did not return', async () => {
+      const start = await single();
+      const work = watchWork(server);
+      // Reserves min(1000, the 12 contacts), returns Pat10 and Pat11.
+      const page = await server.request('GET', CONTACTS, { key, query: { search: 'pat1', limit: 1000 } });
+      expect(ContactPage.parse(page.json).count).toBe(2);
+      expect(work.searched()).toBe(true);
+      expect(remaining(page)).toBe(start - 2);
+      expect(await single()).toBe(start - 3);
+      const lists = await server.request('GET', urlOf('lists.list'), { key });
+      expect(work.readMemberIds()).toBe(true);
+      expect(remaining(lists)).toBe(start - 3 - (1 + PEOPLE));
+      work.stop();
+    });
+
+    it('refuses a page or a list whose upper bound exceeds what is left, before reading it', async () => {
+      await spendDownTo(server, key, contactId, 5);
+      const work = watchWork(server);
+      expectRateLimited(await server.request('GET', CONTACTS, { key, query: { search: 'pat', limit: 1000 } }), ALLOWANCE_60);
+      expectRateLimited(await server.request('GET', urlOf('lists.list'), { key }), ALLOWANCE_60);
+      expectRateLimited(await server.request('GET', urlOf('lists.get', 'all'), { key }), ALLOWANCE_60);
+      // What was counted to know the cost ran; the reads it would have paid for did not.
+      expect(work.searched()).toBe(false);
+      expect(work.readMemberIds()).toBe(false);
+      work.stop();
+      // Nothing was kept of what the refused requests reserved: this read is the first since.
+      expect(await single()).toBe(4);
     });
   });
 

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { SEARCH_MAX_LENGTH } from '../../api/constants.ts';
+import { readPoolOf, type PageJob } from '../db/heavy-reader.ts';
 import { runDemo, type DemoResult } from '../demo/demo.ts';
 import { expectSuccess, urlOf } from './fixtures.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './harness.ts';
@@ -10,45 +12,34 @@ import { describeEachDialect, startTestServer, type TestServer } from './harness
  * 31 s over 100,000 contacts, and every other tenant's request waited; the full-text match was not
  * confined to the account, so every search read every tenant's matches. Now a search is bounded by
  * the contract, confined to its account by the index it reads, and on SQLite runs on a reader
- * thread (db/heavy-reader.ts): another account's requests are answered meanwhile as quickly as
- * before, and a small account's search costs what its own contacts cost.
+ * thread (db/heavy-reader.ts). Proved by mechanism, not by a clock (CI is loaded; speed is
+ * `npm run bench`'s): where the heavy statements run, that other requests are answered while they
+ * do, and how many rows the small account's search reads.
  */
 
 const CONTACTS = urlOf('contacts.list');
-
-/** How long another account's request may take beyond its usual time (SECURITY.md 29). */
-const DELAY_BUDGET_MS = 100;
 
 /** The longest `search` the contract takes, made of the finding's `mail.exa`. */
 const pathological = 'mail.exa'.repeat(Math.floor(SEARCH_MAX_LENGTH / 8));
 
 /**
  * Single letters are too short for the trigram index: every contact's text is compared with each.
- * Ten of them, counted over a whole address book, took 165 ms of one SQLite statement over 50,000
- * contacts; a deep page of them reads as many again first (a page of one: the work is the
- * search, not the answer).
+ * A deep page of them reads as many again first (a page of one: the work is the search, not the
+ * answer).
  */
 const LETTERS = 'e a o i n r s t l m';
 
-/**
- * Searches that read much of a large address book, counted over every match. On the event loop,
- * every other request would wait for each of them.
- */
+/** Searches that read much of a large address book, counted over every match. */
 const HEAVY = [
   { search: pathological, limit: 1 },
   { search: LETTERS, limit: 1 },
-  { search: LETTERS, limit: 1, page: 12_000 },
+  { search: LETTERS, limit: 1, page: 4_000 },
 ];
-
-const thirdLongest = (values: number[]) => [...values].sort((a, b) => b - a)[2] ?? 0;
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 describeEachDialect('one account’s search never stalls another (issue 16 finding 1)', (dialect) => {
   let server: TestServer;
   let demo: DemoResult;
-  // SQLite: enough for each heavy search to hold a connection for well over the budget.
-  const size = dialect === 'sqlite' ? 30_000 : 5_000;
+  const size = 5_000;
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
@@ -61,81 +52,98 @@ describeEachDialect('one account’s search never stalls another (issue 16 findi
   // close() checks every stored document and search row against the contacts' rows.
   afterAll(() => server.close(), 300_000);
 
-  it('serves other accounts while heavy searches run, and answers those searches', async () => {
-    // Another account's reads: its address book, and a search of its own.
-    const others = [
-      () => server.request('GET', CONTACTS, { query: { limit: 10 } }),
-      () => server.request('GET', CONTACTS, { query: { search: 'rosa', limit: 10 } }),
-    ];
-    /**
-     * The other account reads every 10 ms (or right after its previous round) while `busy()`; each
-     * round's time counts from when it was due, so a round that could not even start while the
-     * event loop was held counts that wait too.
-     */
-    const delaysWhile = async (busy: () => boolean) => {
-      const delays: number[] = [];
-      for (let due = performance.now(); ;) {
-        const wait = due - performance.now();
-        if (wait > 0) await sleep(wait);
-        for (const read of others) expect((await read()).status).toBe(200);
-        const done = performance.now();
-        delays.push(done - due);
-        if (!busy()) return delays;
-        due = Math.max(due + 10, done);
-      }
-    };
-    // What this (shared) machine gives those reads without the searches.
-    const quietUntil = performance.now() + 1_000;
-    const quiet = await delaysWhile(() => performance.now() < quietUntil);
-
-    const started = performance.now();
+  it('answers other accounts while heavy searches run, which run off the server’s thread on SQLite', async () => {
+    // Heavy statements in flight: on SQLite the reader-thread jobs, on PostgreSQL the requests.
+    let inFlight = 0;
+    let answeredMeanwhile = 0;
+    const pool = readPoolOf(server.database.db);
+    const run = pool?.run.bind(pool);
+    const jobs =
+      pool && run
+        ? vi.spyOn(pool, 'run').mockImplementation(async (job: PageJob) => {
+            inFlight += 1;
+            try {
+              return await run(job);
+            } finally {
+              inFlight -= 1;
+            }
+          })
+        : undefined;
+    const onConnection = vi.spyOn(server.database.db.getExecutor(), 'executeQuery');
     let finished = false;
     const heavy = (async () => {
       const answers = [];
       // Twice over, one after the other, as one client would send them.
       for (const query of [...HEAVY, ...HEAVY]) {
+        if (!pool) inFlight += 1;
         answers.push(await server.request('GET', CONTACTS, { key: demo.account_key, query }));
+        if (!pool) inFlight -= 1;
       }
       return answers;
     })().finally(() => {
       finished = true;
     });
-    const during = await delaysWhile(() => !finished);
+    // The other account reads its first page (on the request's connection, no reader thread),
+    // every few milliseconds: a pause, not a measure.
+    while (!finished) {
+      expect((await server.request('GET', CONTACTS, { query: { limit: 10 } })).status).toBe(200);
+      if (inFlight > 0) answeredMeanwhile += 1;
+      await sleep(5);
+    }
     const answers = await heavy;
-    const elapsed = performance.now() - started;
+    const searchedOnConnection = onConnection.mock.calls.filter(([query]) =>
+      query.sql.includes('contact_search'),
+    ).length;
+    const jobsRun = jobs?.mock.calls.length ?? 0;
+    jobs?.mockRestore();
+    onConnection.mockRestore();
 
     for (const answer of answers) expect(answer.status, answer.body.slice(0, 200)).toBe(200);
-    expect(elapsed).toBeLessThan(30_000);
-    expect(during.length).toBeGreaterThan(2);
-    // The third longest wait, not the longest: on a shared machine any one round can lose the CPU
-    // for a while, but six heavy searches on the event loop would each hold a round back.
-    expect(thirdLongest(during) - thirdLongest(quiet)).toBeLessThan(DELAY_BUDGET_MS);
+    if (dialect === 'sqlite') {
+      // Each heavy search ran as a job of the reader threads, none on the server's connection.
+      expect(jobsRun).toBe(HEAVY.length * 2);
+      expect(searchedOnConnection).toBe(0);
+    }
+    // …and while they ran, the other account was answered: the thread was free.
+    expect(answeredMeanwhile).toBeGreaterThan(0);
   });
 
-  it('costs a small account what its own contacts cost, however many match elsewhere', async () => {
+  it('reads only the small account’s own rows, however many match elsewhere', async () => {
     // `example` is in every demo contact's address, and in this account's three.
-    const timed = async (search: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < 15; i += 1) {
-        const started = performance.now();
-        const answer = await server.request('GET', CONTACTS, { query: { search, limit: 10 } });
-        times.push(performance.now() - started);
-        expect(answer.status).toBe(200);
-      }
-      return median(times);
-    };
-    const count = async (search: string) =>
-      (
-        JSON.parse(
-          (await server.request('GET', CONTACTS, { query: { search, limit: 10 } })).body,
-        ) as { count: number }
-      ).count;
-    // The same three contacts either way: only what matches in the demo account differs.
-    expect(await count('example')).toBe(3);
-    expect(await count('other.example')).toBe(3);
-    const own = await timed('other.example');
-    const broad = await timed('example');
-    // Reading the demo's 30,000 matches and dropping them took 25 ms and more (SQLite, before).
-    expect(broad - own).toBeLessThan(15);
+    const statements: CompiledQuery[] = [];
+    const pool = readPoolOf(server.database.db);
+    const jobs = pool && vi.spyOn(pool, 'run');
+    const onConnection = vi.spyOn(server.database.db.getExecutor(), 'executeQuery');
+    const answer = await server.request('GET', CONTACTS, { query: { search: 'example', limit: 10 } });
+    for (const [job] of jobs?.mock.calls ?? []) statements.push(CompiledQuery.raw(job.page.sql, [...job.page.parameters]));
+    for (const [query] of onConnection.mock.calls) statements.push(query);
+    jobs?.mockRestore();
+    onConnection.mockRestore();
+    expect((answer.json as { count: number }).count).toBe(3);
+    const search = statements.filter((statement) => statement.sql.includes('contact_search'));
+    expect(search).toHaveLength(1);
+    const [statement] = search as [CompiledQuery];
+    const explain = (prefix: string) =>
+      server.database.db.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(`${prefix} ${statement.sql}`, [...statement.parameters]),
+      );
+    if (dialect === 'sqlite') {
+      // The trigram index is asked for the account's own key range (FTS5's rowid constraints
+      // `>` and `<`), not for every tenant's matches to filter afterwards.
+      const plan = (await explain('explain query plan')).rows.map((row) => String(row.detail));
+      expect(plan.some((detail) => /contact_search_fts VIRTUAL TABLE INDEX \d+:M\d*></.test(detail)), plan.join('\n')).toBe(true);
+    } else {
+      // No step of the plan, as run, handles more rows than a few: the demo's 5,000 matches are
+      // never read.
+      const [row] = (await explain('explain (analyze, format json)')).rows;
+      const rows: number[] = [];
+      const walk = (node: Record<string, unknown>) => {
+        rows.push(Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1));
+        for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+      };
+      const plan = (row?.['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]?.Plan ?? {};
+      walk(plan);
+      expect(Math.max(...rows), JSON.stringify(plan)).toBeLessThan(size / 10);
+    }
   });
 });

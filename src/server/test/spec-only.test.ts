@@ -182,6 +182,17 @@ describeEachDialect('EXTENSIONS=off: exactly spec v2 (issue 15)', (dialect) => {
     expect(plain.status, plain.body).toBe(200);
   });
 
+  it('refuses the `contacts=count` query extension of the lists as an unknown parameter (400)', async () => {
+    for (const url of [urlOf('lists.list'), urlOf('lists.get', seed.list)]) {
+      const refused = await server.request('GET', url, { query: { contacts: 'count' } });
+      expect(refused.status, refused.body).toBe(400);
+      expect(isErrorShape(refused.json), refused.body).toBe(true);
+      const plain = await server.request('GET', url);
+      expect(plain.status, plain.body).toBe(200);
+      expect(plain.body).not.toContain('contacts_count');
+    }
+  });
+
   it('marks each extension field on operations that answer objects carrying it', () => {
     for (const [field, { operations }] of Object.entries(EXTENSION_FIELDS)) {
       for (const name of operations) expect(extensionFieldsOf(name), name).toContain(field);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withSqliteWriteLock } from '../db/database.ts';
 import { runCli } from './cli-runner.ts';
 
 /**
@@ -28,6 +29,36 @@ describe('starting on a fresh DATA_DIR', () => {
       expect(file.prepare('select count(*) as n from accounts').get()).toEqual({ n: 3 });
     } finally {
       file.close();
+    }
+  });
+
+  // The test above may pass by luck (the processes need not overlap); this one cannot: the
+  // migrations read what has run only once they hold the write lock, so they see everything a
+  // process that held it before them committed.
+  it('migrates only under the write lock, after whoever holds it has committed', async () => {
+    const file = path.join(root, 'locked.db');
+    const first = new SqliteDatabase(file);
+    first.pragma('journal_mode = WAL');
+    first.exec('create table migrated (name text)');
+    const second = new SqliteDatabase(file);
+    // No waiting inside SQLite: a busy lock answers at once, and the helper retries.
+    second.pragma('busy_timeout = 0');
+    try {
+      first.exec('BEGIN IMMEDIATE');
+      first.exec("insert into migrated values ('initial')");
+      let seen: unknown[] | undefined;
+      const migrating = withSqliteWriteLock(second, () => {
+        seen = second.prepare('select name from migrated').all();
+        return Promise.resolve();
+      });
+      // It tried the lock at once, found it held, and waits: it has read nothing yet.
+      expect(seen).toBeUndefined();
+      first.exec('COMMIT');
+      await migrating;
+      expect(seen).toEqual([{ name: 'initial' }]);
+    } finally {
+      first.close();
+      second.close();
     }
   });
 

@@ -47,9 +47,15 @@ function server(kind: 'extension' | 'refuses' | 'ignores') {
       const found = all.find((c) => c.id === id);
       return found ? Promise.resolve(found) : Promise.reject(new ApiError(404, 'Contact not found'));
     },
+    memberIds: (list: string) => {
+      calls.push(`ids ${list}`);
+      return Promise.resolve(list === 'club' ? club.contacts : []);
+    },
   };
   const club = { name: 'club', contacts: all.filter((c) => Number(c.id) % 2 === 0).map((c) => c.id) };
-  return { source, calls, club };
+  /** The list as read with its member count only (the `contacts=count` extension). */
+  const counted = { name: 'club', memberCount: club.contacts.length };
+  return { source, calls, club, counted };
 }
 
 describe('members paging', () => {
@@ -123,6 +129,27 @@ describe('members paging', () => {
     const { source, club } = server('refuses');
     const page = await fetchMembersPage(source, 'e', { ...club, contacts: [2, 999, 4] }, { page: 1, limit: 25, search: '' });
     expect(page.rows.map((row) => row.contact.id)).toEqual([2, 4]);
+  });
+
+  it('pages a list read with its count by the filter, never reading its ids', async () => {
+    const { source, calls, club, counted } = server('extension');
+    const page = await fetchMembersPage(source, 'f', counted, { page: 2, limit: 25, search: '' });
+    expect(page.mode).toBe('filter');
+    expect(page.rows.map((row) => row.contact.id)).toEqual(club.contacts.slice(25, 50));
+    expect(calls.some((call) => call.startsWith('ids'))).toBe(false);
+  });
+
+  it('reads the ids of a list read with its count once, when the server pages by ids only', async () => {
+    const { source, calls, club, counted } = server('refuses');
+    const page = await fetchMembersPage(source, 'g', counted, { page: 3, limit: 25, search: '' });
+    expect(page.mode).toBe('ids');
+    expect(page.rows.map((row) => row.contact.id)).toEqual(club.contacts.slice(50, 60));
+    expect(page.count).toBe(60);
+    calls.length = 0;
+    const rows = await fetchAllMembers(source, 'g', counted, 25);
+    expect(rows.map((row) => row.contact.id)).toEqual(club.contacts);
+    // Three pages, one read of the ids.
+    expect(calls.filter((call) => call.startsWith('ids'))).toEqual(['ids club']);
   });
 
   it('reads every member for the export, either way', async () => {

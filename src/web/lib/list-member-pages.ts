@@ -9,7 +9,8 @@ import type { Membership } from '../../api/schemas/membership.ts';
  * with spec v2 only, the page is cut from the list's `contacts` (spec §2.4) and each contact read
  * by its id (spec §4.1 `id` names one contact), and a search (or an address) runs across all
  * contacts (spec §4.1) and keeps the members among the matches.
- * Every way costs the same allowance: one object per contact shown (spec §8 rule 1).
+ * A page costs one object per contact read (spec §8 rule 1); paging by ids also costs the list's
+ * ids, read once more (and charged one each) when the list was read without them (a ListSummary).
  */
 export type MembersMode = 'filter' | 'ids' | 'search';
 
@@ -29,6 +30,8 @@ export interface MembersPage {
   pages: number;
   /** Members in all (filter, ids) or matching contacts scanned (search). */
   count: number;
+  /** By ids: the list's member ids the page was cut from (read once for every page of a job). */
+  memberIds?: readonly Id[];
 }
 
 /** A spec-only search reads this many matches a page: the members among them are shown. */
@@ -37,6 +40,26 @@ export const SEARCH_SCAN_LIMIT = 100;
 export interface MemberSource {
   listContacts: (query: ContactQuery, signal?: AbortSignal) => Promise<ContactPage>;
   getContact: (id: Id, signal?: AbortSignal) => Promise<Contact>;
+  /** The ids of the list's members (spec §2.4 `contacts`, by spec §4.4 get one). */
+  memberIds: (list: string, signal?: AbortSignal) => Promise<readonly Id[]>;
+}
+
+/**
+ * What reading members needs of a list: its name and its members' ids (spec §2.4), or only how
+ * many there are (lib/list-queries.ts ListSummary): the ids are then read if a page needs them.
+ */
+export type MemberList = { name: string } & (
+  | { contacts: readonly Id[] }
+  | { memberCount: number }
+);
+
+export function memberCountOf(list: MemberList): number {
+  return 'contacts' in list ? list.contacts.length : list.memberCount;
+}
+
+/** The ids the list was read with; undefined when it was read with their count only. */
+export function knownMemberIds(list: MemberList): readonly Id[] | undefined {
+  return 'contacts' in list ? list.contacts : undefined;
 }
 
 /** The membership of `list` a contact holds, if any. */
@@ -80,7 +103,7 @@ const filterSupport = new Map<string, boolean>();
 export async function fetchMembersPage(
   source: MemberSource,
   supportKey: string,
-  list: { name: string; contacts: readonly Id[] },
+  list: MemberList,
   query: MembersQuery,
   signal?: AbortSignal,
 ): Promise<MembersPage> {
@@ -99,7 +122,7 @@ export async function fetchMembersPage(
     };
     try {
       const answer = await source.listContacts(contactQuery, signal);
-      if (looksFiltered(answer, list.name, list.contacts.length, narrowed)) {
+      if (looksFiltered(answer, list.name, memberCountOf(list), narrowed)) {
         filterSupport.set(supportKey, true);
         return {
           mode: 'filter',
@@ -125,7 +148,8 @@ export async function fetchMembersPage(
       count: answer.count,
     };
   }
-  const ids = idsOfPage(list.contacts, query.page, query.limit);
+  const allIds = knownMemberIds(list) ?? (await source.memberIds(list.name, signal));
+  const ids = idsOfPage(allIds, query.page, query.limit);
   const contacts: (Contact | null)[] = [];
   // A few reads at a time: a page of 1000 (the export) must not open 1000 requests at once.
   for (let start = 0; start < ids.length; start += ID_READS_AT_ONCE) {
@@ -144,8 +168,9 @@ export async function fetchMembersPage(
       contacts.filter((contact) => contact !== null),
       list.name,
     ),
-    pages: pageCount(list.contacts.length, query.limit),
-    count: list.contacts.length,
+    pages: pageCount(allIds.length, query.limit),
+    count: allIds.length,
+    memberIds: allIds,
   };
 }
 
@@ -156,22 +181,25 @@ export async function fetchMembersPage(
 export async function fetchAllMembers(
   source: MemberSource,
   supportKey: string,
-  list: { name: string; contacts: readonly Id[] },
+  list: MemberList,
   limit: number,
   signal?: AbortSignal,
   filters: Pick<MembersQuery, 'search' | 'email'> = { search: '' },
   onProgress?: (rows: number, pages: number) => void,
 ): Promise<MembersPage['rows']> {
   const rows: MembersPage['rows'] = [];
+  let from = list;
   for (let page = 1; ; page++) {
     signal?.throwIfAborted();
     const answer = await fetchMembersPage(
       source,
       supportKey,
-      list,
+      from,
       { ...filters, page, limit },
       signal,
     );
+    // Paged by ids read for the first page: the next pages are cut from the same ids.
+    if (answer.memberIds) from = { name: list.name, contacts: answer.memberIds };
     rows.push(...answer.rows);
     onProgress?.(rows.length, answer.pages);
     if (page >= answer.pages) return rows;

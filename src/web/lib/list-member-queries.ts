@@ -1,14 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_LIMITS } from '../../api/constants.ts';
-import type { List } from '../../api/schemas/list.ts';
-
-/** What reading members needs of a list: its name and its members' ids (spec §2.4). */
-type ListMembers = Pick<List, 'name' | 'contacts'>;
 import { apiFor, type AccountId } from './api-client.ts';
 import {
   fetchAllMembers,
   fetchMembersPage,
   idsOfPage,
+  knownMemberIds,
+  memberCountOf,
+  type MemberList,
   type MemberSource,
   type MembersQuery,
 } from './list-member-pages.ts';
@@ -18,6 +17,8 @@ function sourceFor(accountId: AccountId): MemberSource {
   return {
     listContacts: (query, signal) => api.call('contacts.list', { query, signal }),
     getContact: (id, signal) => api.call('contacts.get', { params: { id }, signal }),
+    memberIds: async (name, signal) =>
+      (await api.call('lists.get', { params: { name }, signal })).contacts,
   };
 }
 
@@ -28,8 +29,7 @@ const supportKey = (accountId: AccountId) => accountId ?? '';
  * `[accountId, 'contacts']` so any contact or membership change anywhere refreshes them.
  */
 export const listMemberQueries = {
-  page: (accountId: AccountId, list: ListMembers, query: MembersQuery) =>
-    // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the list is in the key by its name, size and this page's ids: what the read depends on
+  page: (accountId: AccountId, list: MemberList, query: MembersQuery) =>
     queryOptions({
       // The page's ids are in the key: paging by ids reads other contacts once the list changed.
       queryKey: [
@@ -38,8 +38,8 @@ export const listMemberQueries = {
         'members',
         list.name,
         query,
-        list.contacts.length,
-        idsOfPage(list.contacts, query.page, query.limit).join(','),
+        memberCountOf(list),
+        idsOfPage(knownMemberIds(list) ?? [], query.page, query.limit).join(','),
       ] as const,
       queryFn: ({ signal }) => readMembersPage(accountId, list, query, signal),
     }),
@@ -48,7 +48,7 @@ export const listMemberQueries = {
 /** One page of the list's members, by the cheapest way the server offers (list-member-pages.ts). */
 export function readMembersPage(
   accountId: AccountId,
-  list: ListMembers,
+  list: MemberList,
   query: MembersQuery,
   signal?: AbortSignal,
 ) {
@@ -58,7 +58,7 @@ export function readMembersPage(
 /** Every member matching `filters` (exports, bulk work; not cached: read when asked for). */
 export function readAllMembers(
   accountId: AccountId,
-  list: ListMembers,
+  list: MemberList,
   signal?: AbortSignal,
   filters?: Pick<MembersQuery, 'search' | 'email'>,
   onProgress?: (rows: number, pages: number) => void,

@@ -13,7 +13,7 @@ import { queryClient } from '../query-client.ts';
 
 export function loader({ params }: LoaderFunctionArgs) {
   void queryClient.prefetchQuery(
-    listQueries.detail(params.accountId ?? null, params.listName ?? ''),
+    listQueries.summary(params.accountId ?? null, params.listName ?? ''),
   );
   return null;
 }
@@ -21,7 +21,8 @@ export function loader({ params }: LoaderFunctionArgs) {
 export function Component() {
   const accountId = useAccountId();
   const name = useParams().listName ?? '';
-  const list = useQuery(listQueries.detail(accountId, name));
+  // The members' count, not their ids: the page reads only the members it shows (spec §8 rule 1).
+  const list = useQuery(listQueries.summary(accountId, name));
   // Members are contacts (spec §4.1): a principal that may not read contacts sees none.
   const { may } = usePermissions();
   return (

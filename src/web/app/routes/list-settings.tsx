@@ -11,7 +11,7 @@ import { queryClient } from '../query-client.ts';
 export function loader({ params }: LoaderFunctionArgs) {
   const accountId = params.accountId ?? null;
   void queryClient.prefetchQuery(listQueries.detail(accountId, params.listName ?? ''));
-  void queryClient.prefetchQuery(listQueries.list(accountId));
+  void queryClient.prefetchQuery(listQueries.withIds(accountId));
   return null;
 }
 
@@ -19,7 +19,7 @@ export function Component() {
   const accountId = useAccountId();
   const name = useParams().listName ?? '';
   const list = useQuery(listQueries.detail(accountId, name));
-  const lists = useQuery(listQueries.list(accountId));
+  const lists = useQuery(listQueries.withIds(accountId));
   return (
     <>
       <PageHeading title={`List ${name}`} />

@@ -47,10 +47,11 @@ describe('safeDeclarations: the inline styles a message frame applies', () => {
     expect(kept('color: red; background: url(x); padding: 4px')).toBe('color: red; padding: 4px');
   });
 
-  it('reads in linear time whatever the input', () => {
-    const started = performance.now();
-    safeDeclarations('('.repeat(100_000) + '"'.repeat(100_000));
-    safeDeclarations('a:b;'.repeat(50_000));
-    expect(performance.now() - started).toBeLessThan(1000);
+  // No clock here (CI is loaded; speed is `npm run bench`'s): a style is read up to its first
+  // 8 kB, and hostile text there ends in one pass (a quadratic one would still end, so the cut is
+  // what this proves: the rest of 200 kB is never looked at).
+  it('reads a bounded part of any input', () => {
+    expect(safeDeclarations('('.repeat(100_000) + '"'.repeat(100_000))).toEqual([]);
+    expect(safeDeclarations('a:b;'.repeat(50_000))).toHaveLength(8_192 / 'a:b;'.length);
   });
 });

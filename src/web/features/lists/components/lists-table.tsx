@@ -84,7 +84,7 @@ export function ListsTable({ accountId }: { accountId: AccountId }) {
                     <Link to={encodeURIComponent(list.name)}>{list.name}</Link>
                   </td>
                   <td>{list.description || '—'}</td>
-                  <td>{list.contacts.length}</td>
+                  <td>{list.memberCount}</td>
                   <td>
                     <CreatedDate created={list.created} />
                   </td>

@@ -2,7 +2,6 @@ import '../members.css';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { List } from '../../../../api/schemas/list.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { JobProgress } from '../../../components/job-progress.tsx';
@@ -15,6 +14,7 @@ import { runJob, type Job } from '../../../lib/job-runner.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { useJobState } from '../../../lib/use-job.ts';
 import { listMemberQueries, readAllMembers } from '../../../lib/list-member-queries.ts';
+import type { ListSummary } from '../../../lib/list-queries.ts';
 import { membersToCsv } from '../lib/member-export.ts';
 import type { MembersPage } from '../../../lib/list-member-pages.ts';
 import {
@@ -32,7 +32,7 @@ type Row = MembersPage['rows'][number];
  * A list's members: search, pages, add, remove (one or the selected), the digest override and
  * the export. Search, page and size live in the URL.
  */
-export function MembersBrowser({ accountId, list }: { accountId: AccountId; list: List }) {
+export function MembersBrowser({ accountId, list }: { accountId: AccountId; list: ListSummary }) {
   const [params, setParams] = useSearchParams();
   const state = readMembersSearch(params);
   const members = useQuery({
@@ -62,7 +62,7 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
       {may('membership.create') && <AddMember accountId={accountId} list={list.name} />}
       <section className="stack" aria-labelledby={`${searchId}-h`}>
         <h2 id={`${searchId}-h`}>
-          {list.contacts.length === 1 ? '1 member' : `${list.contacts.length} members`}
+          {list.memberCount === 1 ? '1 member' : `${list.memberCount} members`}
         </h2>
         <div className="toolbar">
           <form
@@ -225,7 +225,7 @@ type ExportState =
   | { status: 'failed'; error: unknown };
 
 /** Downloads every member as CSV (a page of 1000 at a time where the server filters by list). */
-function ExportMembers({ accountId, list }: { accountId: AccountId; list: List }) {
+function ExportMembers({ accountId, list }: { accountId: AccountId; list: ListSummary }) {
   const [state, setState] = useState<ExportState>({ status: 'idle' });
   async function run() {
     setState({ status: 'running' });

@@ -84,7 +84,7 @@ export function useCompose(accountId: AccountId) {
     formError: serverErrors.formError,
     confirmation: {
       input: confirming,
-      members: lists.data?.find((list) => list.name === confirming?.list)?.contacts.length,
+      members: lists.data?.find((list) => list.name === confirming?.list)?.memberCount,
       confirm,
       cancel: () => setConfirming(null),
     },
