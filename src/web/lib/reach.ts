@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { List } from '../../api/schemas/list.ts';
 import type { AccountId } from './api-client.ts';
-import { listQueries } from './list-queries.ts';
+import { listQueries, type ListSummary } from './list-queries.ts';
 import { usePermissions } from './permissions.ts';
 import type { Powers } from './powers.ts';
 
@@ -42,6 +41,6 @@ export function useReachableLists(accountId: AccountId, enabled = true) {
   return useQuery({
     ...listQueries.list(accountId),
     enabled,
-    select: (lists: List[]) => reachableLists(powers, lists),
+    select: (lists: ListSummary[]) => reachableLists(powers, lists),
   });
 }
