@@ -3,7 +3,7 @@ import { Contact } from '../api/schemas/contact.ts';
 import { loadConfig } from './config.ts';
 import { queueDigests } from './mail/digest.ts';
 import { OutboxWorker } from './mail/outbox.ts';
-import { smtpTransport } from './mail/transport.ts';
+import { smtpTransport, type MailTransport } from './mail/transport.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
 import { startSmtpSink } from './test/smtp-sink.ts';
 
@@ -12,19 +12,19 @@ describeEachDialect('digests and welcome messages', (dialect) => {
   let server: TestServer;
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;
   let worker: OutboxWorker;
+  let transport: MailTransport;
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
     sink = await startSmtpSink();
     const config = loadConfig({ SMTP_URL: sink.url });
-    worker = new OutboxWorker({
-      db: server.database.db,
-      transport: smtpTransport({ ...config.mail, smtpUrl: sink.url }),
-      batchSize: 10,
-    });
+    transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
+    worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 10 });
   });
   afterAll(async () => {
     await worker.stop();
+    // The pooled connection left open would keep the sink waiting for it (30 s) before it closes.
+    transport.close();
     await sink.close();
     await server.close();
   });

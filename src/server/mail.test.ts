@@ -5,7 +5,7 @@ import { MessagePage } from '../api/schemas/message.ts';
 import { loadConfig } from './config.ts';
 import { OutboxWorker } from './mail/outbox.ts';
 import { startSmtpIn } from './mail/smtp-in.ts';
-import { smtpTransport } from './mail/transport.ts';
+import { smtpTransport, type MailTransport } from './mail/transport.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
 import { startSmtpSink } from './test/smtp-sink.ts';
 
@@ -18,6 +18,7 @@ describeEachDialect('mail in and out', (dialect) => {
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;
   let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
   let worker: OutboxWorker;
+  let transport: MailTransport;
   let client: ReturnType<typeof nodemailer.createTransport>;
   const domain = 'acme.example';
   const members = ['ann@members.example', 'bob@members.example'];
@@ -53,11 +54,8 @@ describeEachDialect('mail in and out', (dialect) => {
       .execute();
     sink = await startSmtpSink();
     const config = loadConfig({ SMTP_URL: sink.url });
-    worker = new OutboxWorker({
-      db: server.database.db,
-      transport: smtpTransport({ ...config.mail, smtpUrl: sink.url }),
-      batchSize: 50,
-    });
+    transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
+    worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 50 });
     smtpIn = await startSmtpIn({
       db: server.database.db,
       host: '127.0.0.1',
@@ -94,6 +92,8 @@ describeEachDialect('mail in and out', (dialect) => {
     client.close();
     await smtpIn.close();
     await worker.stop();
+    // The pooled connection left open would keep the sink waiting for it (30 s) before it closes.
+    transport.close();
     await sink.close();
     await server.close();
   });
