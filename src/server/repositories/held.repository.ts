@@ -154,14 +154,20 @@ const INBOUND_LOCK = 0x494e4244;
 /**
  * Serializes, until the transaction ends, the handling of copies of one message (`messageId`) sent
  * to one list: on PostgreSQL two copies arriving at once would each find no earlier one and both
- * act. SQLite already runs one writing transaction at a time.
+ * act. SQLite runs one writing transaction at a time, but a transaction begins as a reader: had it
+ * read first, another process's commit (a `listkeeper demo` beside `serve`) would make its first
+ * write fail at once with "database is locked" (WAL cannot move a stale reader to writer). So, as
+ * its first statement, it takes the write lock (a delete of nothing), waiting its busy timeout.
  */
 export async function lockInbound(
   db: Kysely<Database>,
   listId: number,
   messageId: string,
 ): Promise<void> {
-  if (dialectOf(db) !== 'postgres') return;
+  if (dialectOf(db) !== 'postgres') {
+    await sql`delete from held_messages where 0`.execute(db);
+    return;
+  }
   await sql`select pg_advisory_xact_lock(${INBOUND_LOCK}, hashtext(${`${listId} ${messageId}`}))`.execute(
     db,
   );
