@@ -132,7 +132,12 @@ test('the access token is refreshed before it expires, and the new one is used',
   await expect(page.getByRole('cell', { name: `Rosa ${account.name}` })).toBeVisible();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Lists' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
-  await expect.poll(() => bearers.at(-1)).toBe(`Bearer ${secondAccess}`);
+  // A refreshed token, not the expired first one. (Which one: on a loaded machine the fake clock's
+  // jumps have let a second refresh in, one after the other, before the poll read the list.)
+  const refreshedAccess = () => tokens.filter((_, index) => index >= 2 && index % 2 === 0);
+  await expect
+    .poll(() => refreshedAccess().some((token) => bearers.at(-1) === `Bearer ${token}`))
+    .toBe(true);
   await expectNoSecretStored(page, tokens);
 });
 
