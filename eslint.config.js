@@ -171,6 +171,30 @@ export default defineConfig([
     ],
   },
 
+  // Issue 17 item 9: the contract and the dashboard build their schemas with zod/mini. Classic zod
+  // puts every method on every schema, so none of it tree-shakes: one import of it where the browser
+  // reaches costs a page 15 kB gzip (bench/bundle-size.ts also fails a build that holds it).
+  {
+    files: ['src/api/**/*.ts', ...webFiles],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['zod', 'zod/v4'].map((name) => ({
+            name,
+            message: "Import * as z from 'zod/mini' (functional API: z.optional(x), x.check(…)).",
+          })),
+          patterns: [
+            {
+              group: ['zod/v4/classic', 'zod/v4/classic/*'],
+              message: "Import * as z from 'zod/mini' (functional API: z.optional(x), x.check(…)).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // The server's SQL lives in repositories (DESIGN.md: routes -> services -> repositories); the
   // database's own folder, the tests' fixtures and checks read and write tables directly on purpose.
   {

@@ -1,5 +1,4 @@
 import { defineConfig } from 'vite';
-import { zodWithoutJsonSchema } from './scripts/vite-zod-without-json-schema.ts';
 
 // The reference server the dev proxy forwards to (`npm run dev` starts it on 8080).
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
@@ -7,7 +6,6 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 export default defineConfig({
   root: import.meta.dirname,
   publicDir: 'public',
-  plugins: [zodWithoutJsonSchema()],
   // Vite 8 transforms TSX with Oxc itself; no React plugin needed.
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'react' },

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { API_PREFIX } from './constants.ts';
 import { ApiContractError, ApiError, RateLimitedError, rateLimitResetAt } from './errors.ts';
 import { encodeForm } from './form-encoding.ts';
@@ -27,13 +27,13 @@ export interface ApiClientOptions {
 }
 
 type Ops = typeof OPERATIONS;
-type Input<S> = S extends z.ZodType ? z.input<S> : never;
+type Input<S> = S extends z.ZodMiniType ? z.input<S> : never;
 type Output<K extends OperationName> = z.output<Ops[K]['response']>;
 
 export interface CallOptions<K extends OperationName> {
   params?: Record<string, Id>;
-  query?: Ops[K] extends { query: z.ZodType } ? Input<Ops[K]['query']> : never;
-  body?: Ops[K] extends { body: z.ZodType } ? Input<Ops[K]['body']> : never;
+  query?: Ops[K] extends { query: z.ZodMiniType } ? Input<Ops[K]['query']> : never;
+  body?: Ops[K] extends { body: z.ZodMiniType } ? Input<Ops[K]['body']> : never;
   signal?: AbortSignal;
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   JsonBody,
   decodeForm,
@@ -24,11 +24,11 @@ import { arbitraryFor } from './test-support/zod-arbitrary.ts';
  * read from the table so that a new operation is covered without touching this file. Schemas
  * shared by several operations (the empty query, AdministratorUpdate) are tested once.
  */
-function inputSchemas(): Map<z.ZodType, string[]> {
-  const schemas = new Map<z.ZodType, string[]>();
+function inputSchemas(): Map<z.ZodMiniType, string[]> {
+  const schemas = new Map<z.ZodMiniType, string[]>();
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     for (const part of ['body', 'query'] as const) {
-      const schema = (operation as { body?: z.ZodType; query?: z.ZodType })[part];
+      const schema = (operation as { body?: z.ZodMiniType; query?: z.ZodMiniType })[part];
       if (!schema) continue;
       schemas.set(schema, [...(schemas.get(schema) ?? []), `${name} ${part}`]);
     }
@@ -42,7 +42,7 @@ function overTheWire(form: URLSearchParams): URLSearchParams {
 }
 
 /** Fails with the schema's own words when the generator produced something the schema refuses. */
-function assertValid(schema: z.ZodType, value: unknown): void {
+function assertValid(schema: z.ZodMiniType, value: unknown): void {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     throw new Error(
@@ -259,7 +259,7 @@ describe('form encoding: explicit cases', () => {
   });
 
   it('refuses read-only fields with "is read-only"', () => {
-    const cases: [z.ZodType, string][] = [
+    const cases: [z.ZodMiniType, string][] = [
       [ListUpdate, 'id=3'],
       [ListUpdate, 'created=2024-01-01'],
       [ListCreate, 'name=a&id=3'],

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Spec §1: request bodies (and queries) are form fields. This module is the one implementation of
@@ -63,6 +63,14 @@ export function collectForm(source: FormSource): Map<string, string[]> {
   return fields;
 }
 
+/**
+ * Fields that need no value (primitives.ts `flag()`: spec §4.1 `orphans`, §4.6 `get_key`): a
+ * registry, as zod/mini schemas carry no metadata of their own, read here for server and client.
+ */
+export const formFlags = z.registry<{ form: 'flag' }>();
+
+type Schema = z.core.$ZodType;
+
 type Kind = 'array' | 'boolean' | 'flag' | 'number' | 'identifier' | 'text';
 
 interface FieldShape {
@@ -73,28 +81,27 @@ interface FieldShape {
 
 interface Def {
   type: string;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  options?: z.ZodType[];
+  innerType?: Schema;
+  element?: Schema;
+  options?: Schema[];
   values?: unknown[];
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
+  shape?: Record<string, Schema>;
+  catchall?: Schema;
 }
 
-function defOf(schema: z.ZodType): Def {
+function defOf(schema: Schema): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
 /** Reads what the decoder needs to know of one field from its zod schema. */
-function fieldShape(schema: z.ZodType): FieldShape {
+function fieldShape(schema: Schema): FieldShape {
   let nullable = false;
   let isFlag = false;
-  let current: z.ZodType | undefined = schema;
+  let current: Schema | undefined = schema;
   while (current) {
-    const meta = (current as unknown as { meta(): Record<string, unknown> | undefined }).meta();
-    if (meta?.form === 'flag') isFlag = true;
+    if (formFlags.get(current)?.form === 'flag') isFlag = true;
     const def = defOf(current);
     if (!WRAPPERS.has(def.type)) break;
     if (def.type === 'nullable') nullable = true;
@@ -105,7 +112,7 @@ function fieldShape(schema: z.ZodType): FieldShape {
   if (isFlag) return { kind: 'flag', nullable };
   switch (def.type) {
     case 'array':
-      return { kind: 'array', nullable, element: fieldShape(def.element as z.ZodType) };
+      return { kind: 'array', nullable, element: fieldShape(def.element as Schema) };
     case 'boolean':
       return { kind: 'boolean', nullable };
     case 'number':
@@ -152,7 +159,7 @@ function decodeScalar(value: string, shape: FieldShape): unknown {
 }
 
 /** The object schema behind a possibly refined input schema. */
-function objectDef(schema: z.ZodType): Def {
+function objectDef(schema: Schema): Def {
   const def = defOf(schema);
   if (!def.shape) throw new TypeError('Form schemas must be zod objects');
   return def;
@@ -170,7 +177,7 @@ function shapeForKey(def: Def, key: string): FieldShape | undefined {
  * that the schema reports them: a query takes only the parameters it lists (spec §4), and a body
  * leaves them out, by name, before it gets here (parseBody).
  */
-export function decodeForm(schema: z.ZodType, source: FormSource): Record<string, unknown> {
+export function decodeForm(schema: Schema, source: FormSource): Record<string, unknown> {
   const def = objectDef(schema);
   // Collected as entries so that a key named `__proto__` becomes an own field the schema can refuse.
   const result: [string, unknown][] = [];
@@ -192,7 +199,7 @@ export function decodeForm(schema: z.ZodType, source: FormSource): Record<string
 export type FormParseResult<T> = { success: true; data: T } | { success: false; message: string };
 
 /** Decodes and validates a form in one step; a failure carries one message naming the field. */
-export function parseForm<S extends z.ZodType>(schema: S, source: FormSource): FormParseResult<z.infer<S>> {
+export function parseForm<S extends Schema>(schema: S, source: FormSource): FormParseResult<z.output<S>> {
   const def = objectDef(schema);
   for (const [key, values] of collectForm(source)) {
     const unstorable = unstorableField(key, values);
@@ -203,7 +210,7 @@ export function parseForm<S extends z.ZodType>(schema: S, source: FormSource): F
     }
   }
   const input = decodeForm(schema, source);
-  const parsed = schema.safeParse(input);
+  const parsed = z.safeParse(schema, input);
   if (parsed.success) return { success: true, data: parsed.data };
   return { success: false, message: describeIssues(parsed.error.issues, input) };
 }
@@ -255,7 +262,7 @@ export function readFormBody(text: string): URLSearchParams {
 const TEXT: FieldShape = { kind: 'text', nullable: false };
 
 /** Turns a JSON body into the object the schema validates: text is read as a form's text is. */
-export function decodeJson(schema: z.ZodType, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function decodeJson(schema: Schema, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const def = objectDef(schema);
   const result: [string, unknown][] = [];
   for (const [key, value] of Object.entries(fields)) {
@@ -300,7 +307,7 @@ export type BodyParseResult<T> =
  * `ignored`: real clients send extra fields and PUT objects back as they read them. Custom contact
  * fields (a catchall) are kept for the service, which knows the account's fields.
  */
-export function parseBody<S extends z.ZodType>(schema: S, source: BodySource): BodyParseResult<z.infer<S>> {
+export function parseBody<S extends Schema>(schema: S, source: BodySource): BodyParseResult<z.output<S>> {
   const def = objectDef(schema);
   const ignored: string[] = [];
   const failure = (message: string) => ({ success: false as const, message, ignored });
@@ -334,7 +341,7 @@ export function parseBody<S extends z.ZodType>(schema: S, source: BodySource): B
     }
     input = decodeForm(schema, kept);
   }
-  const parsed = schema.safeParse(input);
+  const parsed = z.safeParse(schema, input);
   if (parsed.success) return { success: true, data: parsed.data, ignored };
   return failure(describeIssues(parsed.error.issues, input));
 }
@@ -383,12 +390,12 @@ function namesOfReadObjects(key: string, value: unknown, shape: FieldShape | und
 /** Whether a body leaves a key out: unlisted (no catchall takes it), read-only, or `__proto__`. */
 function isIgnoredField(def: Def, key: string): boolean {
   if (key === '__proto__') return true;
-  if (def.shape && Object.hasOwn(def.shape, key)) return isNever(def.shape[key] as z.ZodType);
+  if (def.shape && Object.hasOwn(def.shape, key)) return isNever(def.shape[key] as Schema);
   return !def.catchall || isNever(def.catchall);
 }
 
 /** A `readOnly()` marker (primitives.ts) or a strict object's catchall: no value is valid. */
-function isNever(schema: z.ZodType): boolean {
+function isNever(schema: Schema): boolean {
   let def = defOf(schema);
   while (WRAPPERS.has(def.type) && def.innerType) def = defOf(def.innerType);
   return def.type === 'never';

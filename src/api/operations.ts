@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SuccessBody } from './primitives.ts';
 import { AccountCollection, AccountCreate, AccountDetail, AccountQuery, AccountUpdate } from './schemas/account.ts';
 import {
@@ -30,9 +30,9 @@ export interface Operation {
   readonly extension?: string;
   readonly method: HttpMethod;
   readonly path: string;
-  readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
-  readonly response: z.ZodType;
+  readonly query?: z.ZodMiniType;
+  readonly body?: z.ZodMiniType;
+  readonly response: z.ZodMiniType;
   readonly collection?: boolean;
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseCidr } from './cidr.ts';
 import {
   EMAIL_MAX_LENGTH,
@@ -8,44 +8,59 @@ import {
   PATTERN_MAX_LENGTH,
   SHORT_TEXT_MAX_LENGTH,
 } from './constants.ts';
+import { formFlags } from './form-encoding.ts';
+
+/**
+ * zod/mini (not classic zod, whose every schema carries every method, so none of it tree-shakes:
+ * issue 17 item 9) loads no locale: the default messages ("Invalid input: expected string") are
+ * classic's English ones, which the server's 400 answers and the dashboard's fields show.
+ */
+z.config(z.locales.en());
 
 /**
  * Building blocks shared by the resource schemas. Identifiers are the service's own: the reference
  * server uses integers, but the spec does not fix their type, so strings are accepted too.
  */
-export const Id = z.union([z.int().positive(), z.string().min(1).max(ID_MAX_LENGTH)]);
+export const Id = z.union([
+  z.int().check(z.positive()),
+  z.string().check(z.minLength(1), z.maxLength(ID_MAX_LENGTH)),
+]);
 export type Id = z.infer<typeof Id>;
 
 /** Spec §2.4: alphanumerics, underscore, period and hyphen; at most 64 characters. */
 export const ListName = z
   .string()
-  .min(1, 'is required')
-  .max(NAME_MAX_LENGTH, `has at most ${NAME_MAX_LENGTH} characters`)
-  .regex(NAME_PATTERN, 'may hold only letters, digits, underscore, period and hyphen');
+  .check(
+    z.minLength(1, 'is required'),
+    z.maxLength(NAME_MAX_LENGTH, `has at most ${NAME_MAX_LENGTH} characters`),
+    z.regex(NAME_PATTERN, 'may hold only letters, digits, underscore, period and hyphen'),
+  );
 
 /** Spec §8: account names follow the list-name rules. */
 export const AccountName = ListName;
 
 export const EmailAddress = z
   .email('is not a valid email address')
-  .max(EMAIL_MAX_LENGTH, `has at most ${EMAIL_MAX_LENGTH} characters`);
+  .check(z.maxLength(EMAIL_MAX_LENGTH, `has at most ${EMAIL_MAX_LENGTH} characters`));
 
 /** Text of at most `max` characters (SECURITY.md 21: every string has a maximum; constants.ts). */
 export function text(max: number) {
-  return z.string().max(max, `has at most ${max} characters`);
+  return z.string().check(z.maxLength(max, `has at most ${max} characters`));
 }
 
 /** An array of at most `max` values (SECURITY.md 21: every array has a maximum; constants.ts). */
-export function arrayOf<T extends z.ZodType>(item: T, max: number) {
-  return z.array(item).max(max, `has at most ${max} values`);
+export function arrayOf<T extends z.core.SomeType>(item: T, max: number) {
+  return z.array(item).check(z.maxLength(max, `has at most ${max} values`));
 }
 
 /** A regular expression as the API stores it (taboo rules, address restrictions). */
 export const RegexSource = z
   .string()
-  .min(1, 'cannot be empty: it would match everything')
-  .max(PATTERN_MAX_LENGTH, `has at most ${PATTERN_MAX_LENGTH} characters`)
-  .refine(isValidRegex, 'is not a valid regular expression');
+  .check(
+    z.minLength(1, 'cannot be empty: it would match everything'),
+    z.maxLength(PATTERN_MAX_LENGTH, `has at most ${PATTERN_MAX_LENGTH} characters`),
+    z.refine(isValidRegex, 'is not a valid regular expression'),
+  );
 
 export function isValidRegex(source: string): boolean {
   try {
@@ -57,7 +72,9 @@ export function isValidRegex(source: string): boolean {
 }
 
 /** Spec §2.6: the `cidr` restriction, IPv4 or IPv6, with or without a prefix length. */
-export const Cidr = text(SHORT_TEXT_MAX_LENGTH).refine(isCidr, 'is not a valid IP address or CIDR range');
+export const Cidr = text(SHORT_TEXT_MAX_LENGTH).check(
+  z.refine(isCidr, 'is not a valid IP address or CIDR range'),
+);
 
 export function isCidr(value: string): boolean {
   return parseCidr(value) !== null;
@@ -69,15 +86,15 @@ export function isCidr(value: string): boolean {
  * schema alone still refuses it with a message that says why.
  */
 export function readOnly(why = 'is read-only') {
-  return z.never({ error: why }).optional();
+  return z.optional(z.never({ error: why }));
 }
 
 /**
  * A query parameter that needs no value (spec §4.1 `orphans`, §4.6 `get_key`): present means true.
- * The form decoder reads the `flag` marker.
+ * The form decoder reads the `formFlags` registry.
  */
 export function flag() {
-  return z.boolean().meta({ form: 'flag' }).optional();
+  return z.optional(z.boolean().register(formFlags, { form: 'flag' }));
 }
 
 /** Spec §1 rule 3: the body of a successful DELETE (and of POST /messages/). */
@@ -91,23 +108,27 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** Shared by the paged collection queries (spec §4.1, §4.5, §4.7). */
 export function pageQuery(maxLimit: number) {
   return {
-    page: z.int('must be a whole number').min(1, 'starts at 1').optional(),
-    limit: z
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(maxLimit, `is at most ${maxLimit}`)
-      .optional(),
+    page: z.optional(z.int('must be a whole number').check(z.gte(1, 'starts at 1'))),
+    limit: z.optional(
+      z
+        .int('must be a whole number')
+        .check(z.gte(1, 'must be at least 1'), z.lte(maxLimit, `is at most ${maxLimit}`)),
+    ),
   };
 }
 
 /** Spec §4.1 and §4.5: a page of a collection. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.looseObject({ count: z.int().nonnegative(), page: z.int().positive(), data: z.array(item) });
+export function pageOf<T extends z.core.SomeType>(item: T) {
+  return z.looseObject({
+    count: z.int().check(z.nonnegative()),
+    page: z.int().check(z.positive()),
+    data: z.array(item),
+  });
 }
 
 /** Makes every field of a shape optional: update inputs are partial (spec §1 rule 6). */
-export function optionalAll<T extends Record<string, z.ZodType>>(shape: T) {
-  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
-    [K in keyof T]: z.ZodOptional<T[K]>;
+export function optionalAll<T extends Record<string, z.core.SomeType>>(shape: T) {
+  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, z.optional(schema)])) as {
+    [K in keyof T]: z.ZodMiniOptional<T[K]>;
   };
 }

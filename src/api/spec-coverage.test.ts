@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   ACCOUNT_NOTIFY_APPROVAL_VALUES,
   EXPIRY_MONTHS,
@@ -117,13 +117,13 @@ function operationsOf(section: string): Entry[] {
 }
 
 /** The object schema an answer's items have: pages and collections unwrapped. */
-function itemSchema(response: z.ZodType): z.ZodType | undefined {
+function itemSchema(response: z.ZodMiniType): z.ZodMiniType | undefined {
   let schema = unwrapOptional(response).schema;
-  if (defOf(schema).type === 'array') schema = defOf(schema).element as z.ZodType;
+  if (defOf(schema).type === 'array') schema = defOf(schema).element as z.ZodMiniType;
   const shape = defOf(schema).shape;
   if (!shape) return undefined;
   const data = shape.data && defOf(unwrapOptional(shape.data).schema);
-  if (data?.type === 'array' && 'count' in shape) return itemSchema(data.element as z.ZodType);
+  if (data?.type === 'array' && 'count' in shape) return itemSchema(data.element as z.ZodMiniType);
   return schema;
 }
 
@@ -154,7 +154,7 @@ function defineCoverage(tables: SpecTable[], text: string) {
         .filter((s) => s !== undefined);
       const writes = operations
         .filter(([, op]) => op.body)
-        .map(([name, op]) => ({ name, method: op.method, schema: op.body as z.ZodType }));
+        .map(([name, op]) => ({ name, method: op.method, schema: op.body as z.ZodMiniType }));
       const readKeys = new Set(reads.flatMap((schema) => Object.keys(shapeOf(schema))));
       const rows = fieldTables
         .filter((t) => t.section === section)
@@ -187,7 +187,7 @@ function defineCoverage(tables: SpecTable[], text: string) {
               `${field}: known to a write schema of §${operationSection}`,
             ).not.toEqual([]);
             const writableIn = knownTo.filter(
-              (w) => !isReadOnlyMarker(shapeOf(w.schema)[field] as z.ZodType),
+              (w) => !isReadOnlyMarker(shapeOf(w.schema)[field] as z.ZodMiniType),
             );
 
             if (notReturned) {

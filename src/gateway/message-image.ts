@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { pickSingle } from '../api/client.ts';
 import { ACCOUNT_ID_PARAM } from '../api/operations.ts';
 import { MessageImageQuery } from '../api/schemas/message.ts';
@@ -12,12 +12,11 @@ import { fetchMessageImage, RemoteImageError, type RemoteImageOptions } from './
  */
 
 /** `?message=<id>&url=<address>[&account_id=<id>]`: a message id is one path segment. */
-export const GatewayImageQuery = MessageImageQuery.extend({
-  message: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a message id'),
-  [ACCOUNT_ID_PARAM]: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an account id')
-    .optional(),
+export const GatewayImageQuery = z.extend(MessageImageQuery, {
+  message: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a message id')),
+  [ACCOUNT_ID_PARAM]: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an account id')),
+  ),
 });
 export type GatewayImageQuery = z.infer<typeof GatewayImageQuery>;
 

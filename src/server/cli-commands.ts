@@ -39,8 +39,8 @@ async function accountIdByName(
 }
 
 /** A value given on the command line, or 400 naming the option it came from. */
-function option<T>(name: string, schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
+function option<T>(name: string, schema: z.core.$ZodType<T>, value: unknown): T {
+  const parsed = z.safeParse(schema, value);
   if (parsed.success) return parsed.data;
   const problem = parsed.error.issues[0]?.message ?? 'is invalid';
   throw new HttpError(400, `${name}: ${value === undefined ? 'is required' : problem}`);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   ACCOUNT_NOTIFY_APPROVAL_VALUES,
   MESSAGE_REJECTIONS_VALUES,
@@ -38,13 +38,10 @@ export type PostingSettings = Pick<
  * object has no `message_rejections`; a server that keeps one passes it here.
  */
 export const PostingAccountDefaults = z.object({
-  message_rejections: z
-    .union(MESSAGE_REJECTIONS_VALUES.map((v) => z.literal(v)))
-    .nullable()
-    .optional(),
-  notify_approval: z.union(ACCOUNT_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(v))).optional(),
-  subscriptions: z.enum(SUBSCRIPTION_MODES).optional(),
-  unsubscriptions: z.enum(SUBSCRIPTION_MODES).optional(),
+  message_rejections: z.nullish(z.union(MESSAGE_REJECTIONS_VALUES.map((v) => z.literal(v)))),
+  notify_approval: z.optional(z.union(ACCOUNT_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(v)))),
+  subscriptions: z.optional(z.enum(SUBSCRIPTION_MODES)),
+  unsubscriptions: z.optional(z.enum(SUBSCRIPTION_MODES)),
 });
 export type PostingAccountDefaults = z.infer<typeof PostingAccountDefaults>;
 
@@ -60,13 +57,13 @@ export type HeaderField = z.infer<typeof HeaderField>;
  */
 export const PostingMessage = z.object({
   /** The sender's address (From, else the envelope sender); '' for a bounce's null sender. */
-  from: z.object({ address: z.string(), name: z.string().optional() }),
+  from: z.object({ address: z.string(), name: z.optional(z.string()) }),
   subject: z.string(),
   headers: z.array(HeaderField),
   /** The plain-text body (the pipeline's text version of an HTML-only message). */
   body: z.string(),
   /** The message's size in bytes, headers included, as received. */
-  size: z.int().nonnegative(),
+  size: z.int().check(z.nonnegative()),
 });
 export type PostingMessage = z.infer<typeof PostingMessage>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   ACCOUNT_NOTIFY_APPROVAL_VALUES,
   EMAIL_MAX_LENGTH,
@@ -28,7 +28,7 @@ export const Account = z.looseObject({
   name: z.string(),
   description: z.string(),
   lists: z.array(z.string()),
-  users: z.array(z.looseObject({ id: Id, username: z.string().nullable() })),
+  users: z.array(z.looseObject({ id: Id, username: z.nullable(z.string()) })),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -56,15 +56,15 @@ const details = {
  * Optional on read so that other API v2 servers, which do not send them, still parse.
  */
 const extensions = {
-  max_contacts: z.int().positive(),
+  max_contacts: z.int().check(z.positive()),
   ccid: z.boolean(),
 };
 
 /** Spec §2.7: a single account with every field. */
-export const AccountDetail = Account.extend({
+export const AccountDetail = z.extend(Account, {
   ...details,
-  max_contacts: extensions.max_contacts.optional(),
-  ccid: extensions.ccid.optional(),
+  max_contacts: z.optional(extensions.max_contacts),
+  ccid: z.optional(extensions.ccid),
 });
 export type AccountDetail = z.infer<typeof AccountDetail>;
 
@@ -78,10 +78,10 @@ const readOnlyFields = {
 export const AccountCreate = z.strictObject({
   ...readOnlyFields,
   name: AccountName,
-  description: text(TEXT_MAX_LENGTH).optional(),
-  domain: text(SHORT_TEXT_MAX_LENGTH).min(1).optional(),
+  description: z.optional(text(TEXT_MAX_LENGTH)),
+  domain: z.optional(text(SHORT_TEXT_MAX_LENGTH).check(z.minLength(1))),
   /** The initial administrator's username (an email address); the spec does not show a format. */
-  administrator: EmailAddress.optional(),
+  administrator: z.optional(EmailAddress),
   ...optionalAll(details),
   ...optionalAll(extensions),
 });
@@ -92,8 +92,8 @@ export const AccountUpdate = z.strictObject({
   ...readOnlyFields,
   domain: readOnly('is set when the account is created'),
   administrator: readOnly('is set when the account is created'),
-  name: AccountName.optional(),
-  description: text(TEXT_MAX_LENGTH).optional(),
+  name: z.optional(AccountName),
+  description: z.optional(text(TEXT_MAX_LENGTH)),
   ...optionalAll(details),
   ...optionalAll(extensions),
 });
@@ -102,9 +102,9 @@ export type AccountUpdate = z.infer<typeof AccountUpdate>;
 /** Spec §4.7 filters (listed under get one; the reference server accepts them on get all too). */
 export const AccountQuery = z.strictObject({
   ...pageQuery(PAGE_LIMITS.accounts.max),
-  listname: text(NAME_MAX_LENGTH).optional(),
-  username: text(EMAIL_MAX_LENGTH).optional(),
-  description: text(TEXT_MAX_LENGTH).optional(),
+  listname: z.optional(text(NAME_MAX_LENGTH)),
+  username: z.optional(text(EMAIL_MAX_LENGTH)),
+  description: z.optional(text(TEXT_MAX_LENGTH)),
 });
 export type AccountQuery = z.infer<typeof AccountQuery>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   ARRAY_MAX_ITEMS,
   EXPIRY_MONTHS,
@@ -16,15 +16,15 @@ import { Cidr, EmailAddress, Id, ListName, arrayOf, flag, readOnly, text } from 
  */
 export const Administrator = z.looseObject({
   id: Id,
-  username: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
+  username: z.nullish(z.string()),
+  description: z.nullish(z.string()),
   firstname: z.string(),
   surname: z.string(),
-  cidr: z.string().nullable(),
+  cidr: z.nullable(z.string()),
   custom_image: z.boolean(),
-  mfa_type: z.enum(MFA_TYPES).nullable().optional(),
-  api: z.int().nonnegative(),
-  authn_provider: z.string().nullable().optional(),
+  mfa_type: z.nullish(z.enum(MFA_TYPES)),
+  api: z.int().check(z.nonnegative()),
+  authn_provider: z.nullish(z.string()),
   notifications: z.array(z.enum(NOTIFICATIONS)),
   permissions: z.array(z.enum(PERMISSIONS)),
   limit_metadata: z.array(z.string()),
@@ -35,30 +35,34 @@ export const Administrator = z.looseObject({
    * once all have expired; null while one of them never expires. Absent when the administrator
    * has no key, and from servers without the extension. Read-only.
    */
-  key_expiry: z.iso.datetime().nullable().optional(),
+  key_expiry: z.nullish(z.iso.datetime()),
 });
 export type Administrator = z.infer<typeof Administrator>;
 
 const writable = {
-  firstname: text(SHORT_TEXT_MAX_LENGTH).optional(),
-  surname: text(SHORT_TEXT_MAX_LENGTH).optional(),
-  description: text(SHORT_TEXT_MAX_LENGTH).optional(),
-  cidr: Cidr.nullable().optional(),
-  custom_image: z.boolean().optional(),
-  mfa_type: z.enum(MFA_TYPES).nullable().optional(),
+  firstname: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+  surname: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+  description: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+  cidr: z.nullish(Cidr),
+  custom_image: z.optional(z.boolean()),
+  mfa_type: z.nullish(z.enum(MFA_TYPES)),
   /** Spec §2.6: send a welcome email to a new administrator (default true). */
-  welcome_email: z.boolean().optional(),
+  welcome_email: z.optional(z.boolean()),
   /** Setting it replaces every existing value (spec §4.6). */
-  notifications: arrayOf(z.enum(NOTIFICATIONS), NOTIFICATIONS.length).optional(),
+  notifications: z.optional(arrayOf(z.enum(NOTIFICATIONS), NOTIFICATIONS.length)),
   /** Setting it replaces every existing value (spec §4.6). */
-  permissions: arrayOf(z.enum(PERMISSIONS), PERMISSIONS.length).optional(),
-  limit_metadata: arrayOf(text(SHORT_TEXT_MAX_LENGTH).min(1), ARRAY_MAX_ITEMS).optional(),
-  limit_lists: arrayOf(ListName, ARRAY_MAX_ITEMS).optional(),
+  permissions: z.optional(arrayOf(z.enum(PERMISSIONS), PERMISSIONS.length)),
+  limit_metadata: z.optional(
+    arrayOf(text(SHORT_TEXT_MAX_LENGTH).check(z.minLength(1)), ARRAY_MAX_ITEMS),
+  ),
+  limit_lists: z.optional(arrayOf(ListName, ARRAY_MAX_ITEMS)),
   /**
    * The sign-in password of the reference server's OAuth login page. Write-only; the spec lists
    * `password` for version 1 only, so other servers may refuse it.
    */
-  password: text(PASSWORD_MAX_LENGTH).min(12, 'has at least 12 characters').optional(),
+  password: z.optional(
+    text(PASSWORD_MAX_LENGTH).check(z.minLength(12, 'has at least 12 characters')),
+  ),
 };
 
 const readOnlyFields = {
@@ -77,17 +81,19 @@ const readOnlyFields = {
 export const AdministratorCreate = z
   .strictObject({
     ...readOnlyFields,
-    username: EmailAddress.optional(),
+    username: z.optional(EmailAddress),
     ...writable,
   })
-  .refine((u) => u.username !== undefined || u.description !== undefined, {
-    message: 'is required (or a description, for an API key)',
-    path: ['username'],
-  })
-  .refine((u) => u.username === undefined || u.description === undefined, {
-    message: 'applies to API keys only, which have no username',
-    path: ['description'],
-  });
+  .check(
+    z.refine((u) => u.username !== undefined || u.description !== undefined, {
+      message: 'is required (or a description, for an API key)',
+      path: ['username'],
+    }),
+    z.refine((u) => u.username === undefined || u.description === undefined, {
+      message: 'applies to API keys only, which have no username',
+      path: ['description'],
+    }),
+  );
 export type AdministratorCreate = z.infer<typeof AdministratorCreate>;
 
 /**
@@ -97,28 +103,30 @@ export type AdministratorCreate = z.infer<typeof AdministratorCreate>;
 export const AdministratorUpdate = z
   .strictObject({
     ...readOnlyFields,
-    username: EmailAddress.optional(),
+    username: z.optional(EmailAddress),
     ...writable,
     get_key: flag(),
-    expiry_months: z
-      .union(
+    expiry_months: z.optional(
+      z.union(
         EXPIRY_MONTHS.map((m) => z.literal(m)),
         {
           error: `is one of ${EXPIRY_MONTHS.join(', ')} months`,
         },
-      )
-      .optional(),
+      ),
+    ),
   })
-  .refine((u) => u.expiry_months === undefined || u.get_key === true, {
-    message: 'applies only with get_key',
-    path: ['expiry_months'],
-  });
+  .check(
+    z.refine((u) => u.expiry_months === undefined || u.get_key === true, {
+      message: 'applies only with get_key',
+      path: ['expiry_months'],
+    }),
+  );
 export type AdministratorUpdate = z.infer<typeof AdministratorUpdate>;
 
 /** Spec §4.6: the answer to key retrieval. */
 export const RetrievedKey = z.looseObject({
-  key: z.string().min(1),
-  expiry: z.string().nullable().optional(),
+  key: z.string().check(z.minLength(1)),
+  expiry: z.nullish(z.string()),
 });
 export type RetrievedKey = z.infer<typeof RetrievedKey>;
 

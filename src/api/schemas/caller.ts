@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PERMISSIONS } from '../constants.ts';
 import { Id } from '../primitives.ts';
 
@@ -9,8 +9,8 @@ import { Id } from '../primitives.ts';
  */
 export const CallerAdministrator = z.looseObject({
   id: Id,
-  username: z.string().nullable(),
-  description: z.string().nullable(),
+  username: z.nullable(z.string()),
+  description: z.nullable(z.string()),
   firstname: z.string(),
   surname: z.string(),
   permissions: z.array(z.enum(PERMISSIONS)),
@@ -27,8 +27,8 @@ export type CallerAdministrator = z.infer<typeof CallerAdministrator>;
  * addresses. Both optional: older reference servers answered the address only.
  */
 export const Caller = z.looseObject({
-  address: z.string().min(1),
-  administrator: CallerAdministrator.optional(),
-  account: z.looseObject({ id: Id, name: z.string() }).nullable().optional(),
+  address: z.string().check(z.minLength(1)),
+  administrator: z.optional(CallerAdministrator),
+  account: z.nullish(z.looseObject({ id: Id, name: z.string() })),
 });
 export type Caller = z.infer<typeof Caller>;

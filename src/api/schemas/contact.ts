@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   ARRAY_MAX_ITEMS,
   CONTACT_EMAILS_MAX_ITEMS,
@@ -19,7 +19,7 @@ import { Membership } from './membership.ts';
  */
 export const Contact = z.looseObject({
   id: Id,
-  ccid: z.string().nullable().optional(),
+  ccid: z.nullish(z.string()),
   firstname: z.string(),
   surname: z.string(),
   created: z.string(),
@@ -58,43 +58,49 @@ export function customFieldsOf(contact: Record<string, unknown>): Record<string,
  * `lists`: the inferred `{ [key: string]: string; emails: string[] }` admits no value at all, which
  * made `contacts.create({ emails: [...] })` a type error.
  */
-const customFieldValue: z.ZodType<unknown> = text(TEXT_MAX_LENGTH);
+const customFieldValue: z.ZodMiniType<unknown> = text(TEXT_MAX_LENGTH);
 
 const names = {
-  ccid: text(ID_MAX_LENGTH).min(1, 'cannot be empty').nullable().optional(),
-  firstname: text(SHORT_TEXT_MAX_LENGTH).optional(),
-  surname: text(SHORT_TEXT_MAX_LENGTH).optional(),
-  notes: text(TEXT_MAX_LENGTH).optional(),
+  ccid: z.nullish(text(ID_MAX_LENGTH).check(z.minLength(1, 'cannot be empty'))),
+  firstname: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+  surname: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+  notes: z.optional(text(TEXT_MAX_LENGTH)),
 };
 
 /**
  * Spec §4.1 create: at least one address; repeated `lists` keys make memberships. Custom field
  * values ride along as extra string keys; the server refuses names the account has not defined.
  */
-export const ContactCreate = z
-  .object({
+const emails = arrayOf(EmailAddress, CONTACT_EMAILS_MAX_ITEMS).check(
+  z.minLength(1, 'needs at least one email address'),
+);
+
+export const ContactCreate = z.catchall(
+  z.object({
     id: readOnly(),
     created: readOnly(),
     ...names,
-    emails: arrayOf(EmailAddress, CONTACT_EMAILS_MAX_ITEMS).min(1, 'needs at least one email address'),
-    lists: arrayOf(ListName, ARRAY_MAX_ITEMS).optional(),
-  })
-  .catchall(customFieldValue);
+    emails,
+    lists: z.optional(arrayOf(ListName, ARRAY_MAX_ITEMS)),
+  }),
+  customFieldValue,
+);
 export type ContactCreate = z.infer<typeof ContactCreate>;
 
 /**
  * Spec §4.1 update: "any contact fields". `emails` and `lists` set the whole array, as repeated
  * `permissions` do (§4.6): addresses and memberships that stay keep their settings.
  */
-export const ContactUpdate = z
-  .object({
+export const ContactUpdate = z.catchall(
+  z.object({
     id: readOnly(),
     created: readOnly(),
     ...names,
-    emails: arrayOf(EmailAddress, CONTACT_EMAILS_MAX_ITEMS).min(1, 'needs at least one email address').optional(),
-    lists: arrayOf(ListName, ARRAY_MAX_ITEMS).optional(),
-  })
-  .catchall(customFieldValue);
+    emails: z.optional(emails),
+    lists: z.optional(arrayOf(ListName, ARRAY_MAX_ITEMS)),
+  }),
+  customFieldValue,
+);
 export type ContactUpdate = z.infer<typeof ContactUpdate>;
 
 /**
@@ -104,11 +110,11 @@ export type ContactUpdate = z.infer<typeof ContactUpdate>;
  */
 export const ContactQuery = z.strictObject({
   ...pageQuery(PAGE_LIMITS.contacts.max),
-  search: text(SEARCH_MAX_LENGTH).optional(),
-  email: text(EMAIL_MAX_LENGTH).optional(),
-  id: Id.optional(),
+  search: z.optional(text(SEARCH_MAX_LENGTH)),
+  email: z.optional(text(EMAIL_MAX_LENGTH)),
+  id: z.optional(Id),
   orphans: flag(),
-  list: ListName.optional(),
+  list: z.optional(ListName),
 });
 
 /** The query parameters of GET /contacts/ beyond spec §4.1, and why each exists. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ID_MAX_LENGTH } from '../constants.ts';
 import { EmailAddress, Id, readOnly, text } from '../primitives.ts';
 
@@ -10,14 +10,14 @@ export const Email = z.looseObject({
   digest: z.boolean(),
   paused: z.boolean(),
   confirmed: z.boolean(),
-  ceid: z.string().nullable(),
+  ceid: z.nullable(z.string()),
 });
 export type Email = z.infer<typeof Email>;
 
 const writable = {
-  digest: z.boolean().optional(),
-  paused: z.boolean().optional(),
-  ceid: text(ID_MAX_LENGTH).min(1).nullable().optional(),
+  digest: z.optional(z.boolean()),
+  paused: z.optional(z.boolean()),
+  ceid: z.nullish(text(ID_MAX_LENGTH).check(z.minLength(1))),
 };
 
 /** Spec §4.2 create: at minimum `email` and `contact`. */
@@ -35,7 +35,7 @@ export const EmailUpdate = z.strictObject({
   id: readOnly(),
   confirmed: readOnly(),
   contact: readOnly('cannot be changed: add the address to the other contact instead'),
-  email: EmailAddress.optional(),
+  email: z.optional(EmailAddress),
   ...writable,
 });
 export type EmailUpdate = z.infer<typeof EmailUpdate>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SHORT_TEXT_MAX_LENGTH } from '../constants.ts';
 import { Id, ListName, arrayOf, pageOf, pageQuery, text } from '../primitives.ts';
 
@@ -19,7 +19,7 @@ export type HeldAction = (typeof HELD_ACTIONS)[number];
 /** One rule of the posting policy that held the message: its machine name, the setting, why. */
 export const HeldReason = z.looseObject({
   rule: z.string(),
-  setting: z.string().nullable(),
+  setting: z.nullable(z.string()),
   reason: z.string(),
 });
 export type HeldReason = z.infer<typeof HeldReason>;
@@ -33,11 +33,11 @@ export const HeldMessage = z.looseObject({
   from_address: z.string(),
   received: z.int(),
   /** Bytes as received, headers included. */
-  size: z.int().nonnegative(),
+  size: z.int().check(z.nonnegative()),
   message_id: z.string(),
   /** The rule that decided (the first holding rule) and its sentence. */
   rule: z.string(),
-  setting: z.string().nullable(),
+  setting: z.nullable(z.string()),
   reason: z.string(),
   /** Every holding rule that matched, in the order the policy checks them. */
   reasons: z.array(HeldReason),
@@ -49,7 +49,7 @@ export type HeldMessage = z.infer<typeof HeldMessage>;
  * `content_plain`, `content_html`): the dashboard shows it in the same sanitizing frame
  * (SECURITY.md 40). `headers` are the received header fields, unfolded, in order.
  */
-export const HeldMessageDetail = HeldMessage.extend({
+export const HeldMessageDetail = z.extend(HeldMessage, {
   content_plain: z.string(),
   content_html: z.string(),
   headers: z.array(z.looseObject({ name: z.string(), value: z.string() })),
@@ -59,19 +59,19 @@ export type HeldMessageDetail = z.infer<typeof HeldMessageDetail>;
 export const HeldQuery = z.strictObject({
   ...pageQuery(HELD_PAGE_LIMITS.max),
   /** Only this list's held messages. */
-  list: ListName.optional(),
+  list: z.optional(ListName),
 });
 export type HeldQuery = z.infer<typeof HeldQuery>;
 
 /** A page of held messages, and how many each list the caller may see holds (whatever `list`). */
-export const HeldPage = pageOf(HeldMessage).extend({
-  lists: z.array(z.looseObject({ list: z.string(), count: z.int().nonnegative() })),
+export const HeldPage = z.extend(pageOf(HeldMessage), {
+  lists: z.array(z.looseObject({ list: z.string(), count: z.int().check(z.nonnegative()) })),
 });
 export type HeldPage = z.infer<typeof HeldPage>;
 
 /** Reject: an optional reason, added to the list's reject message the sender gets. */
 export const HeldReject = z.strictObject({
-  reason: text(SHORT_TEXT_MAX_LENGTH).optional(),
+  reason: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
 });
 export type HeldReject = z.infer<typeof HeldReject>;
 
@@ -79,7 +79,7 @@ export type HeldReject = z.infer<typeof HeldReject>;
 export const HeldOutcome = z.looseObject({
   id: Id,
   action: z.enum(HELD_ACTIONS),
-  message: Id.nullable(),
+  message: z.nullable(Id),
 });
 export type HeldOutcome = z.infer<typeof HeldOutcome>;
 
@@ -89,8 +89,8 @@ export type HeldOutcome = z.infer<typeof HeldOutcome>;
  */
 export const HeldBulk = z.strictObject({
   action: z.enum(HELD_ACTIONS),
-  ids: arrayOf(Id, HELD_BULK_MAX).min(1, 'names at least one held message'),
-  reason: text(SHORT_TEXT_MAX_LENGTH).optional(),
+  ids: arrayOf(Id, HELD_BULK_MAX).check(z.minLength(1, 'names at least one held message')),
+  reason: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
 });
 export type HeldBulk = z.infer<typeof HeldBulk>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   ARRAY_MAX_ITEMS,
   PASSWORD_MAX_LENGTH,
@@ -17,20 +17,22 @@ import { EmailAddress, Id, ListName, RegexSource, arrayOf, optionalAll, readOnly
 const longText = text(TEXT_MAX_LENGTH);
 /** One line: subjects, a prefix, a moderator. */
 const line = text(SHORT_TEXT_MAX_LENGTH);
-const subscriptionMode = z.enum(SUBSCRIPTION_MODES).nullable();
+const subscriptionMode = z.nullable(z.enum(SUBSCRIPTION_MODES));
 const moderate = z
   .int('must be a whole number')
-  .min(0, 'cannot be negative')
-  .max(MODERATE_MAX, `is a sum of the bits 1, 2, 4 and 8 (at most ${MODERATE_MAX})`);
-const messageRejections = z.union(MESSAGE_REJECTIONS_VALUES.map((v) => z.literal(v))).nullable();
-const notifyApproval = z.union(LIST_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(v))).nullable();
+  .check(
+    z.gte(0, 'cannot be negative'),
+    z.lte(MODERATE_MAX, `is a sum of the bits 1, 2, 4 and 8 (at most ${MODERATE_MAX})`),
+  );
+const messageRejections = z.nullable(z.union(MESSAGE_REJECTIONS_VALUES.map((v) => z.literal(v))));
+const notifyApproval = z.nullable(z.union(LIST_NOTIFY_APPROVAL_VALUES.map((v) => z.literal(v))));
 
 /** Spec §2.4: every list setting a client may write (`archive_password` is write-only). */
 const settings = {
   description: longText,
   notes: longText,
-  maxlength: z.int('must be a whole number of KB').nonnegative(),
-  truncate: z.int('must be a whole number of bytes').positive().nullable(),
+  maxlength: z.int('must be a whole number of KB').check(z.nonnegative()),
+  truncate: z.nullable(z.int('must be a whole number of bytes').check(z.positive())),
   subject_prefix: line,
   moderator: line,
   memberview: z.enum(MEMBERVIEW_VALUES),
@@ -40,7 +42,7 @@ const settings = {
   message_fronter_html: longText,
   taboo_headers: arrayOf(RegexSource, PATTERNS_MAX_ITEMS),
   taboo_body: arrayOf(RegexSource, PATTERNS_MAX_ITEMS),
-  reply_to: EmailAddress.nullable(),
+  reply_to: z.nullable(EmailAddress),
   strip_attachments: z.boolean(),
   subscriptions: subscriptionMode,
   unsubscriptions: subscriptionMode,
@@ -76,7 +78,7 @@ export const List = z.looseObject({
   created: z.string(),
   contacts: z.array(Id),
   /** Extension (LIST_QUERY_EXTENSIONS): the number of members, answered instead of their ids. */
-  contacts_count: z.int().nonnegative().optional(),
+  contacts_count: z.optional(z.int().check(z.nonnegative())),
   ...settings,
 });
 export type List = z.infer<typeof List>;
@@ -86,7 +88,7 @@ export type List = z.infer<typeof List>;
  * extension (LIST_QUERY_EXTENSIONS).
  */
 export const ListQuery = z.strictObject({
-  contacts: z.literal('count', 'must be count').optional(),
+  contacts: z.optional(z.literal('count', 'must be count')),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 
@@ -111,7 +113,7 @@ const readOnlyFields = {
 };
 
 /** Write-only: a blank value disables password access to the archives (spec §2.4). */
-const archivePassword = { archive_password: text(PASSWORD_MAX_LENGTH).optional() };
+const archivePassword = { archive_password: z.optional(text(PASSWORD_MAX_LENGTH)) };
 
 /** Spec §4.4 create: at minimum `name`. */
 export const ListCreate = z.strictObject({
@@ -125,7 +127,7 @@ export type ListCreate = z.infer<typeof ListCreate>;
 /** Spec §4.4 update: any list field; `name` renames the list. */
 export const ListUpdate = z.strictObject({
   ...readOnlyFields,
-  name: ListName.optional(),
+  name: z.optional(ListName),
   ...writableSettings,
   ...archivePassword,
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Id, ListName, readOnly } from '../primitives.ts';
 
 /**
@@ -9,7 +9,7 @@ export const Membership = z.looseObject({
   id: Id,
   contact: Id,
   list: z.string(),
-  digest: z.boolean().nullable(),
+  digest: z.nullable(z.boolean()),
 });
 export type Membership = z.infer<typeof Membership>;
 
@@ -18,7 +18,7 @@ export const MembershipCreate = z.strictObject({
   id: readOnly(),
   contact: Id,
   list: ListName,
-  digest: z.boolean().nullable().optional(),
+  digest: z.nullish(z.boolean()),
 });
 export type MembershipCreate = z.infer<typeof MembershipCreate>;
 
@@ -27,6 +27,6 @@ export const MembershipUpdate = z.strictObject({
   id: readOnly(),
   contact: readOnly('cannot be changed: remove the membership and add a new one'),
   list: readOnly('cannot be changed: remove the membership and add a new one'),
-  digest: z.boolean().nullable().optional(),
+  digest: z.nullish(z.boolean()),
 });
 export type MembershipUpdate = z.infer<typeof MembershipUpdate>;

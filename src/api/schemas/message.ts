@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   MESSAGE_CONTENT_MAX_LENGTH,
   MESSAGE_DIRECTIONS,
@@ -21,7 +21,7 @@ export const Message = z.looseObject({
   thread_id: Id,
   content_plain: z.string(),
   content_html: z.string(),
-  parent: Id.nullable(),
+  parent: z.nullable(Id),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -36,23 +36,25 @@ export const MessageSend = z
     message_id: readOnly(),
     thread_id: readOnly(),
     list: ListName,
-    subject: text(SHORT_TEXT_MAX_LENGTH).optional(),
-    from_phrase: text(SHORT_TEXT_MAX_LENGTH).optional(),
-    from_address: EmailAddress.optional(),
-    content_plain: text(MESSAGE_CONTENT_MAX_LENGTH).optional(),
-    content_html: text(MESSAGE_CONTENT_MAX_LENGTH).optional(),
-    parent: Id.optional(),
+    subject: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+    from_phrase: z.optional(text(SHORT_TEXT_MAX_LENGTH)),
+    from_address: z.optional(EmailAddress),
+    content_plain: z.optional(text(MESSAGE_CONTENT_MAX_LENGTH)),
+    content_html: z.optional(text(MESSAGE_CONTENT_MAX_LENGTH)),
+    parent: z.optional(Id),
   })
-  .refine((m) => Boolean(m.content_plain) || Boolean(m.content_html), {
-    message: 'content_plain or content_html is required',
-    path: ['content_plain'],
-  });
+  .check(
+    z.refine((m) => Boolean(m.content_plain) || Boolean(m.content_html), {
+      message: 'content_plain or content_html is required',
+      path: ['content_plain'],
+    }),
+  );
 export type MessageSend = z.infer<typeof MessageSend>;
 
 /** Spec §4.5 get many. */
 export const MessageQuery = z.strictObject({
   ...pageQuery(PAGE_LIMITS.messages.max),
-  direction: z.enum(MESSAGE_DIRECTIONS).optional(),
+  direction: z.optional(z.enum(MESSAGE_DIRECTIONS)),
 });
 export type MessageQuery = z.infer<typeof MessageQuery>;
 
@@ -69,7 +71,7 @@ export const IMAGE_URL_MAX_LENGTH = URL_MAX_LENGTH;
 export const MessageImageQuery = z.strictObject({
   url: z
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .max(IMAGE_URL_MAX_LENGTH, `has at most ${IMAGE_URL_MAX_LENGTH} characters`),
+    .check(z.maxLength(IMAGE_URL_MAX_LENGTH, `has at most ${IMAGE_URL_MAX_LENGTH} characters`)),
 });
 export type MessageImageQuery = z.infer<typeof MessageImageQuery>;
 
@@ -83,6 +85,6 @@ const IMAGE_DATA_URL = new RegExp(
  */
 export const MessageImage = z.looseObject({
   url: z.string(),
-  data_url: z.string().regex(IMAGE_DATA_URL, 'is not a data: URL of a raster image'),
+  data_url: z.string().check(z.regex(IMAGE_DATA_URL, 'is not a data: URL of a raster image')),
 });
 export type MessageImage = z.infer<typeof MessageImage>;

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { OPERATIONS, type OperationName } from '../operations.ts';
 import { checksOf, defOf, isReadOnlyMarker, shapeOf, unwrapAll } from './zod-walk.ts';
 
@@ -17,13 +17,13 @@ export interface InputBound {
   max: number | undefined;
 }
 
-export function maxLengthOf(schema: z.ZodType): number | undefined {
+export function maxLengthOf(schema: z.ZodMiniType): number | undefined {
   const found = checksOf(schema).find((check) => check.check === 'max_length');
   // String formats (email, url) keep their checks on the schema's own `_zod.def` too.
   return found?.maximum;
 }
 
-export function boundsOfValue(schema: z.ZodType, element: boolean): Omit<InputBound, 'operation' | 'where' | 'field'>[] {
+export function boundsOfValue(schema: z.ZodMiniType, element: boolean): Omit<InputBound, 'operation' | 'where' | 'field'>[] {
   const value = unwrapAll(schema);
   const def = defOf(value);
   switch (def.type) {
@@ -32,7 +32,7 @@ export function boundsOfValue(schema: z.ZodType, element: boolean): Omit<InputBo
     case 'array':
       return [
         { kind: 'array', element, max: maxLengthOf(value) },
-        ...boundsOfValue(def.element as z.ZodType, true),
+        ...boundsOfValue(def.element as z.ZodMiniType, true),
       ];
     case 'union':
       return (def.options ?? []).flatMap((option) => boundsOfValue(option, element));
@@ -45,7 +45,7 @@ export function inputBounds(): InputBound[] {
   const bounds: InputBound[] = [];
   for (const [name, operation] of Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]) {
     for (const where of ['query', 'body'] as const) {
-      const schema = (operation as { query?: z.ZodType; body?: z.ZodType })[where];
+      const schema = (operation as { query?: z.ZodMiniType; body?: z.ZodMiniType })[where];
       if (!schema) continue;
       const fields = Object.entries(shapeOf(schema)).filter(([, field]) => !isReadOnlyMarker(field));
       const catchall = defOf(schema).catchall;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { Cidr } from '../primitives.ts';
 import { checksOf, defOf, shapeOf, unwrapOptional } from './zod-walk.ts';
 
@@ -43,7 +43,7 @@ export const CANONICAL_ID_TEXT = /^[1-9]\d*$/;
  * range). Keyed by schema identity: `Cidr.nullable().optional()` wraps this very instance.
  * Refinements not listed here are met by filtering, which suits cheap-to-hit rules (a valid regex).
  */
-const OVERRIDES = new Map<z.ZodType, fc.Arbitrary<unknown>>([
+const OVERRIDES = new Map<z.ZodMiniType, fc.Arbitrary<unknown>>([
   [
     Cidr,
     fc.oneof(
@@ -70,22 +70,22 @@ const MAX_CUSTOM_FIELDS = 3;
  */
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
 
-export function arbitraryFor(schema: z.ZodType, path = '$'): fc.Arbitrary<unknown> {
+export function arbitraryFor(schema: z.ZodMiniType, path = '$'): fc.Arbitrary<unknown> {
   const override = OVERRIDES.get(schema);
   if (override) return override;
   const def = defOf(schema);
   switch (def.type) {
     case 'optional':
       // Only reachable outside an object (objects leave optional keys out instead).
-      return fc.option(arbitraryFor(def.innerType as z.ZodType, path), { nil: undefined });
+      return fc.option(arbitraryFor(def.innerType as z.ZodMiniType, path), { nil: undefined });
     case 'nullable':
-      return fc.option(arbitraryFor(def.innerType as z.ZodType, path), { nil: null, freq: 4 });
+      return fc.option(arbitraryFor(def.innerType as z.ZodMiniType, path), { nil: null, freq: 4 });
     case 'default':
     case 'prefault':
     case 'readonly':
     case 'catch':
     case 'nonoptional':
-      return arbitraryFor(def.innerType as z.ZodType, path);
+      return arbitraryFor(def.innerType as z.ZodMiniType, path);
     case 'object':
       return objectArbitrary(schema, path);
     case 'array':
@@ -109,7 +109,7 @@ export function arbitraryFor(schema: z.ZodType, path = '$'): fc.Arbitrary<unknow
   }
 }
 
-function objectArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<Record<string, unknown>> {
+function objectArbitrary(schema: z.ZodMiniType, path: string): fc.Arbitrary<Record<string, unknown>> {
   const shape = shapeOf(schema);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];
@@ -148,7 +148,7 @@ function objectArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<Record<s
   return arbitrary;
 }
 
-function arrayArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<unknown[]> {
+function arrayArbitrary(schema: z.ZodMiniType, path: string): fc.Arbitrary<unknown[]> {
   let minLength = 0;
   let maxLength = Number.POSITIVE_INFINITY;
   for (const check of checksOf(schema)) {
@@ -158,14 +158,14 @@ function arrayArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<unknown[]
     else if (check.check === 'length_equals') minLength = maxLength = check.length ?? 0;
     else throw new TypeError(`No arbitrary for array check "${check.check}" at ${path}`);
   }
-  const element = arbitraryFor(defOf(schema).element as z.ZodType, `${path}[]`);
+  const element = arbitraryFor(defOf(schema).element as z.ZodMiniType, `${path}[]`);
   return fc.array(element, {
     minLength,
     maxLength: Math.min(maxLength, minLength + EXTRA_ARRAY_ITEMS),
   });
 }
 
-function numberArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<number> {
+function numberArbitrary(schema: z.ZodMiniType, path: string): fc.Arbitrary<number> {
   const def = defOf(schema);
   const integer = def.format === 'safeint' || def.format === 'int32' || def.format === 'uint32';
   let min = integer ? Number.MIN_SAFE_INTEGER : -1e9;
@@ -187,7 +187,7 @@ function numberArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<number> 
     );
 }
 
-function stringArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<string> {
+function stringArbitrary(schema: z.ZodMiniType, path: string): fc.Arbitrary<string> {
   const def = defOf(schema);
   let minLength = 0;
   let maxLength = Number.POSITIVE_INFINITY;
@@ -254,7 +254,7 @@ function stringArbitrary(schema: z.ZodType, path: string): fc.Arbitrary<string> 
   return arbitrary;
 }
 
-function unionArbitrary(options: z.ZodType[], path: string): fc.Arbitrary<unknown> {
+function unionArbitrary(options: z.ZodMiniType[], path: string): fc.Arbitrary<unknown> {
   const arbitrary = fc.oneof(
     ...options.map((option, index) => arbitraryFor(option, `${path}|${index}`)),
   );
@@ -266,7 +266,7 @@ function unionArbitrary(options: z.ZodType[], path: string): fc.Arbitrary<unknow
 }
 
 /** Mirrors the decoder's view of a union member as numeric (form-encoding.ts `fieldShape`). */
-function isNumeric(option: z.ZodType): boolean {
+function isNumeric(option: z.ZodMiniType): boolean {
   const def = defOf(unwrapOptional(option).schema);
   if (def.type === 'number') return true;
   if (def.type === 'literal') return (def.values ?? []).every((value) => typeof value === 'number');

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { describeIssues } from '../../api/form-encoding.ts';
 import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { JsonText } from './json-text.ts';
@@ -9,7 +9,7 @@ import type { OperationPolicy } from './operation-policy.ts';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The schema an answer must meet: key retrieval answers a key, not the administrator. */
-function responseSchema(name: OperationName, result: unknown): z.ZodType {
+function responseSchema(name: OperationName, result: unknown): z.ZodMiniType {
   const isKey =
     name === 'users.update' && typeof result === 'object' && result !== null && 'key' in result;
   return OPERATIONS[isKey ? 'users.retrieveKey' : name].response;

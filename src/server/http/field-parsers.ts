@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   JsonBody,
   parseBody,
@@ -17,7 +17,7 @@ export const NO_FIELDS = z.strictObject({});
  * Decodes a form (null: none sent) or refuses it with 400. What no form decodes to is worked out
  * once per route, as most reads send no query and no read has a body.
  */
-export function formParser<S extends z.ZodType>(
+export function formParser<S extends z.ZodMiniType>(
   schema: S,
 ): (source: FormSource | null) => z.output<S> {
   const parsedEmpty = parseForm(schema, []);
@@ -34,7 +34,7 @@ export function formParser<S extends z.ZodType>(
  * Decodes a body (null: none sent) or refuses it with 400. Fields it does not take are left out and
  * named (parseBody); what an empty body decodes to is worked out once per route.
  */
-export function bodyParser<S extends z.ZodType>(
+export function bodyParser<S extends z.ZodMiniType>(
   schema: S,
 ): (source: BodySource | null) => { body: z.output<S>; ignored: string[] } {
   const parsedEmpty = parseBody(schema, []);

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { OPERATIONS, OperationName } from '../../api/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -11,10 +11,10 @@ import type { AfterCommit } from './after-commit.ts';
 import type { JsonText } from './json-text.ts';
 
 type Ops = typeof OPERATIONS;
-type QueryOf<K extends OperationName> = Ops[K] extends { query: z.ZodType }
+type QueryOf<K extends OperationName> = Ops[K] extends { query: z.ZodMiniType }
   ? z.output<Ops[K]['query']>
   : undefined;
-type BodyOf<K extends OperationName> = Ops[K] extends { body: z.ZodType }
+type BodyOf<K extends OperationName> = Ops[K] extends { body: z.ZodMiniType }
   ? z.output<Ops[K]['body']>
   : undefined;
 /** `/lists/:list/contacts/:id/` → `{ list: string; id: string }`: a handler reads only its path's names. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
 
 /**
@@ -16,10 +16,13 @@ import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
  */
 
 /** A query schema without the given parameters (a strict object stays strict: they are refused). */
-export function querySchemaWithout(schema: z.ZodType, params: readonly string[] = []): z.ZodType {
-  if (params.length === 0 || !(schema instanceof z.ZodObject)) return schema;
+export function querySchemaWithout(
+  schema: z.ZodMiniType,
+  params: readonly string[] = [],
+): z.ZodMiniType {
+  if (params.length === 0 || !(schema instanceof z.ZodMiniObject)) return schema;
   const mask: Record<string, true> = Object.fromEntries(params.map((param) => [param, true]));
-  return schema.omit(mask as never);
+  return z.omit(schema, mask as never);
 }
 
 /** An answer without the given fields: an object, or each object of an array. */

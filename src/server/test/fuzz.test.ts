@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { shapeOf } from '../../api/test-support/zod-walk.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
@@ -76,7 +76,7 @@ const EDGE_VALUES = [
 ];
 const RAW_PATH_IDS = ['%', '%zz', '%E0%A4%A', '%ED%A0%80', '%00', 'a%00b', '..', '.', '%2e%2e', '?', '#', '%2F', ';', '*'];
 
-function schemaKeys(schema: z.ZodType | undefined): string[] {
+function schemaKeys(schema: z.ZodMiniType | undefined): string[] {
   return schema ? Object.keys(shapeOf(schema)) : [];
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { encodeForm } from '../../api/form-encoding.ts';
 import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { isReadOnlyMarker, shapeOf, writableKeys } from '../../api/test-support/zod-walk.ts';
@@ -39,19 +39,19 @@ const FOREIGN_FIELDS = [
 /** A value found nowhere in a fresh database, tempting as a number, a boolean and text alike. */
 const SENTINEL = '987654321';
 
-function bodyOf(name: OperationName): z.ZodType | undefined {
+function bodyOf(name: OperationName): z.ZodMiniType | undefined {
   const operation = OPERATIONS[name];
   return 'body' in operation ? operation.body : undefined;
 }
 
-function readOnlyKeys(schema: z.ZodType): string[] {
+function readOnlyKeys(schema: z.ZodMiniType): string[] {
   return Object.entries(shapeOf(schema))
     .filter(([, field]) => isReadOnlyMarker(field))
     .map(([key]) => key);
 }
 
 /** The read-only fields the schema declares, then every foreign name it does not accept. */
-function ignoredFields(schema: z.ZodType): string[] {
+function ignoredFields(schema: z.ZodMiniType): string[] {
   const writable = new Set(writableKeys(schema));
   return [...new Set([...readOnlyKeys(schema), ...FOREIGN_FIELDS.filter((field) => !writable.has(field))])];
 }

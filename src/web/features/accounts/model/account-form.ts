@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ACCOUNT_NOTIFY_APPROVAL, SUBSCRIPTION_MODES } from '../../../../api/constants.ts';
 import { AccountName, EmailAddress, RegexSource } from '../../../../api/primitives.ts';
 import type {
@@ -60,18 +60,20 @@ export function linesOf(text: string): string[] {
 }
 
 /** Each line must be a regular expression the contract accepts; the message names the line. */
-const regexLines = z.string().superRefine((text, ctx) => {
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    const checked = RegexSource.safeParse(line.trim());
-    if (!checked.success) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Line ${index + 1} (${line.trim()}) ${checked.error.issues[0]?.message ?? 'is invalid'}`,
-      });
-    }
-  });
-});
+const regexLines = z.string().check(
+  z.superRefine((text, ctx) => {
+    text.split('\n').forEach((line, index) => {
+      if (line.trim() === '') return;
+      const checked = RegexSource.safeParse(line.trim());
+      if (!checked.success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Line ${index + 1} (${line.trim()}) ${checked.error.issues[0]?.message ?? 'is invalid'}`,
+        });
+      }
+    });
+  }),
+);
 
 /** Time zones the browser knows (spec §2.7 `timezone`); empty where the runtime cannot say. */
 export function knownTimeZones(): string[] {
@@ -83,7 +85,7 @@ export function knownTimeZones(): string[] {
 export const AccountSettingsForm = z.object({
   name: AccountName,
   description: z.string(),
-  timezone: z.string().trim().min(1, 'is required'),
+  timezone: z.string().check(z.trim(), z.minLength(1, 'is required')),
   custom_image: z.string(),
   notify_approval: z.enum(['0', '1', '2', '3']),
   subscriptions: z.enum(SUBSCRIPTION_MODES),

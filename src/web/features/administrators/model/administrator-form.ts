@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { NOTIFICATIONS, PERMISSIONS } from '../../../../api/constants.ts';
 import { EmailAddress, ListName, isCidr } from '../../../../api/primitives.ts';
 import type {
@@ -44,7 +44,7 @@ export const PASSWORD_MIN_LENGTH = 12;
 function usernameSchema(kind: AdministratorKind) {
   if (kind === 'key' || kind === 'new-key') return z.string();
   // Spec §2.6: an email address for normal administrators; a version 1 key's may be anything.
-  return kind === 'v1' ? z.string().trim().min(1, 'is required') : EmailAddress;
+  return kind === 'v1' ? z.string().check(z.trim(), z.minLength(1, 'is required')) : EmailAddress;
 }
 
 export function administratorFormSchema(kind: AdministratorKind) {
@@ -52,19 +52,23 @@ export function administratorFormSchema(kind: AdministratorKind) {
     .object({
       username: usernameSchema(kind),
       description:
-        kind === 'new-key' ? z.string().trim().min(1, 'is required for an API key') : z.string(),
+        kind === 'new-key'
+          ? z.string().check(z.trim(), z.minLength(1, 'is required for an API key'))
+          : z.string(),
       // Empty: no password is set (or the present one is kept).
-      password: z.string().refine((v) => v === '' || v.length >= PASSWORD_MIN_LENGTH, {
-        message: `has at least ${String(PASSWORD_MIN_LENGTH)} characters`,
-      }),
+      password: z.string().check(
+        z.refine((v) => v === '' || v.length >= PASSWORD_MIN_LENGTH, {
+          message: `has at least ${String(PASSWORD_MIN_LENGTH)} characters`,
+        }),
+      ),
       firstname: z.string(),
       surname: z.string(),
       // Checked only where it is shown: a hidden field must not hold the form back.
-      cidr: z
-        .string()
-        .refine((v) => !versionFields(kind).cidr || v.trim() === '' || isCidr(v.trim()), {
+      cidr: z.string().check(
+        z.refine((v) => !versionFields(kind).cidr || v.trim() === '' || isCidr(v.trim()), {
           message: 'is not a valid IP address or CIDR range (e.g. 203.0.113.0/24)',
         }),
+      ),
       custom_image: z.boolean(),
       welcome_email: z.boolean(),
       permissions: z.array(z.enum(PERMISSIONS)),
@@ -72,34 +76,36 @@ export function administratorFormSchema(kind: AdministratorKind) {
       limit_lists: z.array(z.string()),
       limit_metadata: z.array(z.string()),
     })
-    .superRefine((values, ctx) => {
-      const lists = namesOf(values.limit_lists);
-      const invalid = lists.find((name) => !ListName.safeParse(name).success);
-      if (values.permissions.includes('limit_lists') && invalid !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['limit_lists'],
-          message: `holds ${invalid}, which is not a valid list name`,
-        });
-      }
-      if (values.permissions.includes('limit_lists') && lists.length === 0) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['limit_lists'],
-          message: 'names at least one list while the limit_lists permission is on',
-        });
-      }
-      if (
-        values.permissions.includes('limit_metadata') &&
-        namesOf(values.limit_metadata).length === 0
-      ) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['limit_metadata'],
-          message: 'names at least one custom field while the limit_metadata permission is on',
-        });
-      }
-    });
+    .check(
+      z.superRefine((values, ctx) => {
+        const lists = namesOf(values.limit_lists);
+        const invalid = lists.find((name) => !ListName.safeParse(name).success);
+        if (values.permissions.includes('limit_lists') && invalid !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['limit_lists'],
+            message: `holds ${invalid}, which is not a valid list name`,
+          });
+        }
+        if (values.permissions.includes('limit_lists') && lists.length === 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['limit_lists'],
+            message: 'names at least one list while the limit_lists permission is on',
+          });
+        }
+        if (
+          values.permissions.includes('limit_metadata') &&
+          namesOf(values.limit_metadata).length === 0
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['limit_metadata'],
+            message: 'names at least one custom field while the limit_metadata permission is on',
+          });
+        }
+      }),
+    );
 }
 
 export type AdministratorFormValues = z.infer<ReturnType<typeof administratorFormSchema>>;

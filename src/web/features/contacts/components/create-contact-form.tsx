@@ -2,7 +2,7 @@ import '../contacts.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useRef, type FormEvent } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EmailAddress, ListName } from '../../../../api/primitives.ts';
 import { ContactCreate, type Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
@@ -20,7 +20,9 @@ const NewContact = z.object({
   surname: z.string(),
   notes: z.string(),
   ccid: z.string(),
-  emails: z.array(z.object({ address: EmailAddress })).min(1, 'needs at least one email address'),
+  emails: z
+    .array(z.object({ address: EmailAddress }))
+    .check(z.minLength(1, 'needs at least one email address')),
   lists: z.array(ListName),
 });
 type NewContact = z.infer<typeof NewContact>;

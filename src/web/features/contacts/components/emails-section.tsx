@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { EmailCreate, type Email } from '../../../../api/schemas/email.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
@@ -11,7 +11,7 @@ import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-m
 import { FormField, errorOf } from '../../../components/form/form-field.tsx';
 import { useServerErrors } from '../../../lib/form-kit.ts';
 
-const NewAddress = EmailCreate.pick({ email: true, digest: true });
+const NewAddress = z.pick(EmailCreate, { email: true, digest: true });
 type NewAddress = z.input<typeof NewAddress>;
 
 /** Spec §2.2 and §4.2: a contact's addresses, their digest and paused flags, and confirmation. */

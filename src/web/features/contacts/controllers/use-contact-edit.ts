@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/schemas/contact.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useServerErrors } from '../../../lib/form-kit.ts';
@@ -17,7 +17,13 @@ const ContactEdit = z.object({
   ccid: z.string(),
   custom: z.array(
     z.object({
-      key: z.string().trim().min(1, 'is required').max(100, 'has at most 100 characters'),
+      key: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, 'is required'),
+          z.maxLength(100, 'has at most 100 characters'),
+        ),
       value: z.string(),
     }),
   ),

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { ListCreate } from '../../../../api/schemas/list.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { FormField, errorOf } from '../../../components/form/form-field.tsx';
@@ -10,7 +10,7 @@ import { useServerErrors } from '../../../lib/form-kit.ts';
 import { useCreateList } from '../api/create-list.ts';
 
 /** The contract's own rules for a list name (spec §2.4): the form and the server agree. */
-const NewList = ListCreate.pick({ name: true });
+const NewList = z.pick(ListCreate, { name: true });
 type NewList = z.input<typeof NewList>;
 
 /**

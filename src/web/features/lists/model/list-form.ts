@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { LIST_SETTINGS, ListUpdate, type List } from '../../../../api/schemas/list.ts';
 import { CHOICES_BY_FIELD } from './choices.ts';
 
@@ -6,7 +6,7 @@ import { CHOICES_BY_FIELD } from './choices.ts';
  * The settings form's values: every writable list field (spec §2.4) in the API's own shape, plus
  * the write-only archive password (undefined: keep it; '': remove it; text: set it).
  */
-export const ListSettingsValues = ListUpdate.required({
+export const ListSettingsValues = z.required(ListUpdate, {
   name: true,
   ...Object.fromEntries(LIST_SETTINGS.map((key) => [key, true])),
 } as { name: true } & Record<(typeof LIST_SETTINGS)[number], true>);

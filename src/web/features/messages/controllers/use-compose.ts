@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MessageSend } from '../../../../api/schemas/message.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useServerErrors } from '../../../lib/form-kit.ts';
@@ -12,20 +12,26 @@ import { useReachableLists } from '../../../lib/reach.ts';
  * The form's text fields, checked by the contract's own send schema (spec §4.5): a list, and the
  * plain text or the HTML. Empty optional fields are not sent.
  */
-const ComposeValues = z
-  .object({
-    list: z.string(),
-    subject: z.string(),
-    content_plain: z.string(),
-    content_html: z.string(),
-  })
-  .transform(({ list, subject, content_plain, content_html }) => ({
-    list,
-    ...(subject.trim() ? { subject } : {}),
-    ...(content_plain.trim() ? { content_plain } : {}),
-    ...(content_html.trim() ? { content_html } : {}),
-  }))
-  .pipe(MessageSend);
+const ComposeFields = z.object({
+  list: z.string(),
+  subject: z.string(),
+  content_plain: z.string(),
+  content_html: z.string(),
+});
+const ComposeValues = z.pipe(
+  z.pipe(
+    ComposeFields,
+    z.transform(
+      ({ list, subject, content_plain, content_html }: z.output<typeof ComposeFields>) => ({
+        list,
+        ...(subject.trim() ? { subject } : {}),
+        ...(content_plain.trim() ? { content_plain } : {}),
+        ...(content_html.trim() ? { content_html } : {}),
+      }),
+    ),
+  ),
+  MessageSend,
+);
 export type ComposeInput = z.input<typeof ComposeValues>;
 export type ComposeOutput = z.output<typeof ComposeValues>;
 export type ComposeField = keyof ComposeInput;
