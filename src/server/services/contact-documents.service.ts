@@ -178,7 +178,10 @@ export async function renderMissingDocumentsWithin(
 }
 
 /** Renders and stores the documents of some contacts, each labelled with its account's version. */
-async function renderTargets(trx: Kysely<Database>, targets: readonly DocumentTarget[]): Promise<void> {
+async function renderTargets(
+  trx: Kysely<Database>,
+  targets: readonly DocumentTarget[],
+): Promise<void> {
   for (const [accountId, ofAccount] of Map.groupBy(targets, (row) => row.account_id)) {
     // The version before the rows it labels (lockDocumentVersionsOfContacts).
     const version = await lockDocumentVersion(trx, accountId);

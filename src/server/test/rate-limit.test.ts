@@ -64,6 +64,11 @@ function watchWork(server: TestServer) {
     searched: () => sent().some((text) => text.includes('contact_search')),
     /** A list's member ids, as the database writes them (lists.repository.ts memberRefs). */
     readMemberIds: () => sent().some((text) => /json_group_array|string_agg/.test(text)),
+    /** The administrators GET /users/ answers, or their keys' expiry (users.repository.ts). */
+    readAdministrators: () =>
+      sent().some((text) =>
+        /from "administrators" where "account_id" = (\?|\$\d+) order by "id"|max\("expires_at"\)/.test(text),
+      ),
     stop: () => {
       onConnection.mockRestore();
       pages?.mockRestore();
@@ -273,6 +278,8 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
         const created = await server.request('POST', CONTACTS, { key, form: { firstname, emails: [`p${i}@bounded.example`], lists: ['all'] } });
         contactId = String(Contact.parse(expectSuccess(created, 'contact')).id);
       }
+      // 7 administrators with the key's own.
+      for (let i = 0; i < 6; i += 1) await server.createKey({ accountId: account.id, permissions: ['list'] });
     });
     afterAll(() => server.close());
 
@@ -297,9 +304,11 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       expectRateLimited(await server.request('GET', CONTACTS, { key, query: { search: 'pat', limit: 1000 } }), ALLOWANCE_60);
       expectRateLimited(await server.request('GET', urlOf('lists.list'), { key }), ALLOWANCE_60);
       expectRateLimited(await server.request('GET', urlOf('lists.get', 'all'), { key }), ALLOWANCE_60);
+      expectRateLimited(await server.request('GET', urlOf('users.list'), { key }), ALLOWANCE_60);
       // What was counted to know the cost ran; the reads it would have paid for did not.
       expect(work.searched()).toBe(false);
       expect(work.readMemberIds()).toBe(false);
+      expect(work.readAdministrators()).toBe(false);
       work.stop();
       // Nothing was kept of what the refused requests reserved: this read is the first since.
       expect(await single()).toBe(4);

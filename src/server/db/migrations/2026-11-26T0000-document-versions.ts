@@ -52,7 +52,8 @@ export function documentVersions(dialect: DialectName): Migration {
     },
     async down(db: Kysely<unknown>) {
       if (dialect === 'sqlite') {
-        for (const name of SQLITE_TRIGGERS) await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
+        for (const name of SQLITE_TRIGGERS)
+          await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
         await accountWideSqliteTriggers(db);
       } else {
         for (const [table, name] of POSTGRES_TRIGGERS)
