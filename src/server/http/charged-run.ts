@@ -1,4 +1,10 @@
-import { chargeOrThrow, countObjects, refund, type Payer } from '../rate-limit/charge.ts';
+import {
+  chargeOrThrow,
+  countObjects,
+  RateLimited,
+  refund,
+  type Payer,
+} from '../rate-limit/charge.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
 import type { RateCharge } from '../rate-limit/rate-limiter.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -42,6 +48,9 @@ export async function runCharged<T>(
   } catch (error) {
     // Not all given back for a fetch from elsewhere: a failed fetch cost the remote host as much.
     await reservation.settle(policy.whenWorkFails === 'keep' ? 1 : 0);
+    // Refused partway: its X-RateLimit-Remaining counts what was just given back.
+    if (error instanceof RateLimited)
+      error.givenBack(reservation.givenBackIn(error.charge.windowStart));
     throw error;
   }
   // A write counts its one object (spec §8 rule 1: "updating a single object counts as 1").
@@ -54,6 +63,8 @@ export async function runCharged<T>(
 class Reservation {
   private readonly taken: { charge: RateCharge; objects: number }[] = [];
   private total = 0;
+  /** What was given back, by the window it was taken in. */
+  private readonly returned = new Map<number, number>();
   private readonly deps: AppDeps;
   private readonly payer: Payer;
 
@@ -85,6 +96,11 @@ class Reservation {
     return this.giveBack(this.total - objects);
   }
 
+  /** How many objects taken in the window starting at `windowStart` were given back. */
+  givenBackIn(windowStart: number): number {
+    return this.returned.get(windowStart) ?? 0;
+  }
+
   private hold(charge: RateCharge, objects: number): void {
     this.taken.push({ charge, objects });
     this.total += objects;
@@ -96,6 +112,8 @@ class Reservation {
       const entry = this.taken[i] as { charge: RateCharge; objects: number };
       const back = Math.min(left, entry.objects);
       await refund(this.deps, this.payer, entry.charge, back);
+      const window = entry.charge.windowStart;
+      this.returned.set(window, (this.returned.get(window) ?? 0) + back);
       entry.objects -= back;
       left -= back;
     }
