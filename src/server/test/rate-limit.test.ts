@@ -298,14 +298,33 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       work.stop();
     });
 
+    // SECURITY.md 30: a list update answered every member id for one object.
+    it('charges a list update the member ids it answers, or one object with contacts=count', async () => {
+      const start = await single();
+      const updated = await server.request('PUT', urlOf('lists.update', 'all'), { key, form: { description: 'Ids' } });
+      expect(updated.status, updated.body).toBe(200);
+      expect((updated.json as { contacts: unknown[] }).contacts).toHaveLength(PEOPLE);
+      expect(start - remaining(updated)).toBe(1 + PEOPLE);
+      const counted = await server.request('PUT', urlOf('lists.update', 'all'), {
+        key,
+        query: { contacts: 'count' },
+        form: { description: 'Counted' },
+      });
+      expect(counted.status, counted.body).toBe(200);
+      expect(counted.json).toMatchObject({ name: 'all', description: 'Counted', contacts: [], contacts_count: PEOPLE });
+      expect(remaining(updated) - remaining(counted)).toBe(1);
+    });
+
     it('refuses a page or a list whose upper bound exceeds what is left, before reading it', async () => {
       await spendDownTo(server, key, contactId, 5);
+      const before = await databaseSnapshot(server.database.db);
       const work = watchWork(server);
       const refused = [
         await server.request('GET', CONTACTS, { key, query: { search: 'pat', limit: 1000 } }),
         await server.request('GET', urlOf('lists.list'), { key }),
         await server.request('GET', urlOf('lists.get', 'all'), { key }),
         await server.request('GET', urlOf('users.list'), { key }),
+        await server.request('PUT', urlOf('lists.update', 'all'), { key, form: { description: 'Too dear' } }),
       ];
       for (const response of refused) {
         expectRateLimited(response, ALLOWANCE_60);
@@ -317,6 +336,8 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       expect(work.readMemberIds()).toBe(false);
       expect(work.readAdministrators()).toBe(false);
       work.stop();
+      // The update refused for its member ids wrote nothing.
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
       // Nothing was kept of what the refused requests reserved: this read is the first since.
       expect(await single()).toBe(4);
     });
