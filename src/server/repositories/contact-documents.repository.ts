@@ -196,13 +196,17 @@ export async function lockDocumentsBehind(
   version: number,
   limit: number,
 ): Promise<DocumentTarget[]> {
-  const query = db
-    .selectFrom('contact_documents')
+  const query = documentsBehind(db, accountId, version)
     .select(['contact_id as id', 'account_id'])
-    .where('account_id', '=', accountId)
-    .where('version', '<', version)
     .limit(limit);
   return dialectOf(db) === 'postgres' ? query.forUpdate().skipLocked().execute() : query.execute();
+}
+
+function documentsBehind(db: Kysely<Database>, accountId: number, version: number) {
+  return db
+    .selectFrom('contact_documents')
+    .where('account_id', '=', accountId)
+    .where('version', '<', version);
 }
 
 /**
@@ -214,11 +218,8 @@ export async function markDocumentsRendered(
   accountId: number,
   version: number,
 ): Promise<void> {
-  const behind = await db
-    .selectFrom('contact_documents')
+  const behind = await documentsBehind(db, accountId, version)
     .select('contact_id')
-    .where('account_id', '=', accountId)
-    .where('version', '<', version)
     .limit(1)
     .executeTakeFirst();
   if (behind) return;

@@ -109,9 +109,8 @@ async function sqliteUp(db: Kysely<unknown>): Promise<void> {
 
 const POSTGRES_FUNCTIONS = [
   'document_version_account',
-  'document_version_list',
+  'document_version_bump',
   'document_version_fields',
-  'document_version_ccid',
 ];
 
 const POSTGRES_TRIGGERS: [string, string][] = [
@@ -138,14 +137,15 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   await sql`create trigger accounts_document_version_insert after insert on accounts
     for each row execute function document_version_account()`.execute(db);
-  await sql`create function document_version_list() returns trigger language plpgsql as $$ begin
-      update document_versions set version = version + 1 where account_id = new.account_id;
+  // The account is `new`'s column named by the trigger: `account_id` of a list, `id` of an account.
+  await sql`create function document_version_bump() returns trigger language plpgsql as $$ begin
+      update document_versions set version = version + 1
+        where account_id = (to_jsonb(new) ->> tg_argv[0])::integer;
       return null;
     end $$`.execute(db);
   await sql`create trigger lists_document_version_rename after update of name on lists
-    for each row when (old.name is distinct from new.name) execute function document_version_list()`.execute(
-    db,
-  );
+    for each row when (old.name is distinct from new.name)
+    execute function document_version_bump('account_id')`.execute(db);
   await sql`create function document_version_fields() returns trigger language plpgsql as $$ begin
       if tg_op in ('INSERT', 'UPDATE') then
         update document_versions set version = version + 1 where account_id = new.account_id;
@@ -157,12 +157,7 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   await sql`create trigger custom_fields_document_version after insert or update or delete on custom_fields
     for each row execute function document_version_fields()`.execute(db);
-  await sql`create function document_version_ccid() returns trigger language plpgsql as $$ begin
-      update document_versions set version = version + 1 where account_id = new.id;
-      return null;
-    end $$`.execute(db);
   await sql`create trigger accounts_document_version_ccid after update of ccid on accounts
-    for each row when (old.ccid is distinct from new.ccid) execute function document_version_ccid()`.execute(
-    db,
-  );
+    for each row when (old.ccid is distinct from new.ccid)
+    execute function document_version_bump('id')`.execute(db);
 }
