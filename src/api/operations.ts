@@ -71,11 +71,12 @@ export const OPERATIONS = {
   'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership },
   'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody },
 
-  // Extension: both also take `contacts=count` (LIST_QUERY_EXTENSIONS), which the dashboard feature-detects.
+  // Extension: get all, get one and update also take `contacts=count` (LIST_QUERY_EXTENSIONS),
+  // which the dashboard feature-detects.
   'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true },
   'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List },
   'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List },
-  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', body: ListUpdate, response: List },
+  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List },
   'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody },
 
   'messages.list': { section: '4.5', method: 'GET', path: '/messages/', query: MessageQuery, response: MessagePage },
@@ -151,7 +152,7 @@ export const EXTENSION_FIELDS = {
     extension: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
   },
   contacts_count: {
-    operations: ['lists.list', 'lists.get'],
+    operations: ['lists.list', 'lists.get', 'lists.update'],
     extension:
       "a list's number of members, answered instead of their ids when asked (`contacts=count`, LIST_QUERY_EXTENSIONS)",
   },
@@ -168,6 +169,7 @@ export const EXTENSION_QUERY_PARAMS: Partial<Record<OperationName, readonly stri
   'contacts.list': ['list'],
   'lists.list': ['contacts'],
   'lists.get': ['contacts'],
+  'lists.update': ['contacts'],
 };
 
 /** The extension fields of one operation's objects (none for most). */

@@ -185,7 +185,7 @@ export async function buildApp({
 
   registerRoutes(app, deps);
 
-  // Contacts whose stored document a bulk change nulled get it back within a second or so.
+  // Documents a bulk change nulled or left behind their account's version are rendered again.
   const renderer = startDocumentRenderer(database.db, {
     intervalMs: DOCUMENT_RENDER_INTERVAL_MS,
     onError: (error) =>

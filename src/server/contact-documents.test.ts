@@ -103,23 +103,78 @@ describeEachDialect('stored contact documents (migration 0500)', (dialect) => {
     await expectCurrent();
   });
 
-  it('nulls the documents a list rename, a new custom field or a deleted list changes', async () => {
+  /** Every document brought to its account's version, as the background renderer does. */
+  async function renderAll(): Promise<void> {
+    while ((await renderMissingDocumentsWithin(server.database.db, DOCUMENT_BATCH)) > 0);
+  }
+
+  it('answers a list rename, a new custom field and a ccid change at once, then from documents again', async () => {
+    // Whether the background renderer has run since or not, every answer shows the change.
     await addList(server, 'doc-old-name');
     const member = await newContact(['doc-old-name']);
     const other = await newContact();
     const renamed = await server.request('PUT', '/api/2/lists/doc-old-name/', { form: { name: 'doc-new-name' } });
     expect(renamed.status).toBe(200);
-    expect(await documentOf(member.id)).toBeNull();
-    expect(await documentOf(other.id)).not.toBeNull();
     expect(readContact(await server.request('GET', contactUrl(member.id))).lists[0]?.list).toBe('doc-new-name');
+    const page = await server.request('GET', '/api/2/contacts/', { query: { id: member.id } });
+    expect((page.json as { data: Contact[] }).data[0]?.lists[0]?.list).toBe('doc-new-name');
+    await renderAll();
+    const served = await server.request('GET', contactUrl(member.id));
+    expect(served.body).toBe(await documentOf(member.id));
+    expect(readContact(served).lists[0]?.list).toBe('doc-new-name');
 
-    await renderMissingDocumentsWithin(server.database.db, DOCUMENT_BATCH);
     await addField(server, 'Doc field', 'doc_field');
-    expect(await documentOf(other.id)).toBeNull();
     expect(readContact(await server.request('GET', contactUrl(other.id)))).toMatchObject({ doc_field: '' });
+    const all = await server.request('GET', '/api/2/contacts/', { query: { limit: 1000 } });
+    for (const contact of (all.json as { data: Contact[] }).data) expect(contact).toHaveProperty('doc_field', '');
+    await renderAll();
 
-    await renderMissingDocumentsWithin(server.database.db, DOCUMENT_BATCH);
-    expect((await server.request('DELETE', '/api/2/lists/doc-new-name/')).status).toBe(200);
+    const account = await server.createAccount('doc-ccid-on');
+    const key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+    const named = await postContact(server, { emails: [freshAddress('doc-ccid-on')], ccid: 'c-on' }, { key });
+    const enabled = await server.request('PUT', `/api/2/accounts/${account.id}/`, {
+      key: server.globalKey,
+      form: { ccid: true },
+    });
+    expect(enabled.status, enabled.body).toBe(200);
+    // Spec §2.1: the ccid now names the contact, in its addresses too.
+    expect(readContact(await server.request('GET', contactUrl('c-on'), { key })).emails[0]?.contact).toBe('c-on');
+    expect(readContact(await server.request('GET', contactUrl('c-on'), { key })).id).toBe(named.id);
+    await expectCurrent();
+  });
+
+  it('never serves a document rendered before its account’s version, whatever the renderer knows', async () => {
+    const account = await server.createAccount('doc-versions');
+    const key = await server.createKey({ accountId: account.id, permissions: ['superadmin'] });
+    const contact = await postContact(server, { emails: [freshAddress('doc-versions')], firstname: 'Current' }, { key });
+    const db = server.database.db;
+    const id = Number(contact.id);
+    // A document that differs from its rows, at the account's version: served, so the check can fail.
+    const planted = (await documentOf(id))?.replace('"Current"', '"Planted"') ?? '';
+    expect(planted).toContain('"Planted"');
+    await db.updateTable('contact_documents').set({ document: planted }).where('contact_id', '=', id).execute();
+    expect((await server.request('GET', contactUrl(id), { key })).body).toBe(planted);
+    // The account's version moves on, and the renderer is told nothing is left behind: only the
+    // read's own check stands between the planted document and the answer.
+    await db
+      .updateTable('document_versions')
+      .set((eb) => ({ version: eb('version', '+', 1), rendered: eb('version', '+', 1) }))
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(readContact(await server.request('GET', contactUrl(id), { key })).firstname).toBe('Current');
+    const page = await server.request('GET', '/api/2/contacts/', { key });
+    expect((page.json as { data: Contact[] }).data.map((c) => c.firstname)).toEqual(['Current']);
+    const searched = await server.request('GET', '/api/2/contacts/', { key, query: { search: 'current' } });
+    expect((searched.json as { data: Contact[] }).data.map((c) => c.firstname)).toEqual(['Current']);
+    expect(await documentOf(id)).toBe(planted);
+    await expectCurrent();
+  });
+
+  it('nulls the documents of a deleted list’s members', async () => {
+    await addList(server, 'doc-leaving');
+    const member = await newContact(['doc-leaving']);
+    await renderAll();
+    expect((await server.request('DELETE', '/api/2/lists/doc-leaving/')).status).toBe(200);
     expect(await documentOf(member.id)).toBeNull();
     expect(readContact(await server.request('GET', contactUrl(member.id))).lists).toEqual([]);
     await expectCurrent();

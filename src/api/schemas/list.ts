@@ -84,8 +84,8 @@ export const List = z.looseObject({
 export type List = z.infer<typeof List>;
 
 /**
- * Spec §4.4 get all and get one take no query parameters; `contacts=count` is a reference-server
- * extension (LIST_QUERY_EXTENSIONS).
+ * Spec §4.4 get all, get one and update take no query parameters; `contacts=count` is a
+ * reference-server extension (LIST_QUERY_EXTENSIONS).
  */
 export const ListQuery = z.strictObject({
   contacts: z.optional(z.literal('count', 'must be count')),
@@ -93,7 +93,8 @@ export const ListQuery = z.strictObject({
 export type ListQuery = z.infer<typeof ListQuery>;
 
 /**
- * The query parameters of GET /lists/ and GET /lists/:name/ beyond spec §4.4, and why each exists.
+ * The query parameters of GET /lists/, GET /lists/:name/ and PUT /lists/:name/ beyond spec §4.4,
+ * and why each exists.
  * Spec §8 rule 1 charges every returned object, a list's member ids included (SECURITY.md 30), so
  * a page that shows only how many members a list has would pay one object per member: with
  * `contacts=count` each list's `contacts` is answered empty, its length in `contacts_count`, and

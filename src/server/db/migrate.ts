@@ -15,6 +15,7 @@ import { heldMessages } from './migrations/2026-11-25T0000-held-messages.ts';
 import { mailOutbox } from './migrations/2026-11-25T0100-mail-outbox.ts';
 import { outboxLease } from './migrations/2026-11-25T0200-outbox-lease.ts';
 import { contactSearchAccountIndex } from './migrations/2026-11-25T0300-contact-search-account-index.ts';
+import { documentVersions } from './migrations/2026-11-26T0000-document-versions.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -33,6 +34,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-25T0100-mail-outbox': mailOutbox(dialect),
     '2026-11-25T0200-outbox-lease': outboxLease,
     '2026-11-25T0300-contact-search-account-index': contactSearchAccountIndex(dialect),
+    '2026-11-26T0000-document-versions': documentVersions(dialect),
   };
 }
 

@@ -14,6 +14,7 @@ export interface Database {
   contact_counts: ContactCountsTable;
   contact_documents: ContactDocumentsTable;
   contact_values: ContactValuesTable;
+  document_versions: DocumentVersionsTable;
   emails: EmailsTable;
   held_messages: HeldMessagesTable;
   lists: ListsTable;
@@ -88,13 +89,27 @@ export interface ContactsTable {
 
 /**
  * One row per contact, added by a trigger with it (migration 0500): the spec §2.1 JSON a caller
- * who sees everything gets, or null until it is rendered; triggers null it whenever what it shows
- * changes.
+ * who sees everything gets, or null until it is rendered; triggers null it whenever its contact's
+ * rows change. Served only while `version` is its account's (migration 2026-11-26T0000).
  */
 export interface ContactDocumentsTable {
   contact_id: number;
   account_id: number;
   document: string | null;
+  /** The account's document version it was rendered with. */
+  version: Generated<number>;
+}
+
+/**
+ * One row per account, added by a trigger with it (migration 2026-11-26T0000): the version of what
+ * its contacts' documents show beyond their own rows (list names, custom fields, the ccid
+ * setting), raised by triggers when one of those changes.
+ */
+export interface DocumentVersionsTable {
+  account_id: number;
+  version: Generated<number>;
+  /** The version up to which the background renderer found no document left behind. */
+  rendered: Generated<number>;
 }
 
 /** The number of contacts of each account, kept by triggers (migration 0410). */

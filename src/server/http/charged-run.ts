@@ -1,4 +1,10 @@
-import { chargeOrThrow, countObjects, refund, type Payer } from '../rate-limit/charge.ts';
+import {
+  chargeOrThrow,
+  countObjects,
+  RateLimited,
+  refund,
+  type Payer,
+} from '../rate-limit/charge.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
 import type { RateCharge } from '../rate-limit/rate-limiter.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -19,11 +25,11 @@ export interface CostMeter {
  * reserves one object first (a write affects one; a read returns at least one). A read that can
  * return more reserves its upper bound through the meter once it is known cheaply and before the
  * read that returns them: a page, its `limit` or the rows left past its offset if fewer (a count
- * the services read first); a list, its member count. After the work a read is charged what it
- * returned, at least one (spec §8 rule 1: a query that finds nothing counts as one): what was
- * reserved and not returned is given back, and what was returned beyond it (rows added meanwhile)
- * is charged. A failed request gives everything back, unless its operation's `whenWorkFails`
- * keeps one object.
+ * the services read first); a list, its member count (a list update's before its write). After the
+ * work a read is charged what it returned, at least one (spec §8 rule 1: a query that finds nothing
+ * counts as one), a write one object and the member ids it answers: what was reserved and not
+ * returned is given back, and what was returned beyond it (rows added meanwhile) is charged. A
+ * failed request gives everything back, unless its operation's `whenWorkFails` keeps one object.
  */
 export async function runCharged<T>(
   deps: AppDeps,
@@ -42,18 +48,34 @@ export async function runCharged<T>(
   } catch (error) {
     // Not all given back for a fetch from elsewhere: a failed fetch cost the remote host as much.
     await reservation.settle(policy.whenWorkFails === 'keep' ? 1 : 0);
+    // Refused partway: its X-RateLimit-Remaining counts what was just given back.
+    if (error instanceof RateLimited)
+      error.givenBack(reservation.givenBackIn(error.charge.windowStart));
     throw error;
   }
-  // A write counts its one object (spec §8 rule 1: "updating a single object counts as 1").
-  const returned = isWrite ? 1 : Math.max(1, countObjects(result, policy.chargesMemberIds));
-  const settled = reservation.settle(returned);
-  return { result, charge: settled instanceof Promise ? await settled : settled };
+  // A write counts its one object (spec §8 rule 1: "updating a single object counts as 1"), and
+  // the member ids its answer carries (a list update's, SECURITY.md 30).
+  const returned =
+    isWrite && !policy.chargesMemberIds
+      ? 1
+      : Math.max(1, countObjects(result, policy.chargesMemberIds));
+  try {
+    const settled = reservation.settle(returned);
+    return { result, charge: settled instanceof Promise ? await settled : settled };
+  } catch (error) {
+    // A committed write is answered, not refused over member ids added after its cost was
+    // reserved: a 429 would tell its client that nothing was done.
+    if (!(isWrite && error instanceof RateLimited)) throw error;
+    return { result, charge: reservation.held() };
+  }
 }
 
 /** The objects a request has taken from its payer's allowance, in the windows it took them in. */
 class Reservation {
   private readonly taken: { charge: RateCharge; objects: number }[] = [];
   private total = 0;
+  /** What was given back, by the window it was taken in. */
+  private readonly returned = new Map<number, number>();
   private readonly deps: AppDeps;
   private readonly payer: Payer;
 
@@ -85,6 +107,16 @@ class Reservation {
     return this.giveBack(this.total - objects);
   }
 
+  /** The counter as the objects held left it. */
+  held(): RateCharge {
+    return this.current(0);
+  }
+
+  /** How many objects taken in the window starting at `windowStart` were given back. */
+  givenBackIn(windowStart: number): number {
+    return this.returned.get(windowStart) ?? 0;
+  }
+
   private hold(charge: RateCharge, objects: number): void {
     this.taken.push({ charge, objects });
     this.total += objects;
@@ -96,6 +128,8 @@ class Reservation {
       const entry = this.taken[i] as { charge: RateCharge; objects: number };
       const back = Math.min(left, entry.objects);
       await refund(this.deps, this.payer, entry.charge, back);
+      const window = entry.charge.windowStart;
+      this.returned.set(window, (this.returned.get(window) ?? 0) + back);
       entry.objects -= back;
       left -= back;
     }

@@ -19,7 +19,6 @@ import { assertWithinContract, sendAnswer } from './answer.ts';
 import type { AppDeps } from './app-deps.ts';
 import { assertAllowed } from './authorize.ts';
 import { writeTransaction } from '../services/contact-documents.service.ts';
-import { AfterCommit } from './after-commit.ts';
 import { runCharged, type CostMeter } from './charged-run.ts';
 import { NO_FIELDS, bodyOf, bodyParser, formParser } from './field-parsers.ts';
 import { HttpError } from './http-error.ts';
@@ -151,7 +150,7 @@ export function defineRoute<K extends OperationName>(
               : await handler(context(deps.db, meter));
           // Committed: the next request, in this process, sees a revoked key or a changed account.
           if (isWrite && policy.emptiesAuthCache) deps.authCache.forget();
-          return answered instanceof AfterCommit ? answered.read(deps.db) : answered;
+          return answered;
         },
       );
       let result = run.result;

@@ -24,8 +24,11 @@ const Entry = z.strictObject({
 const DATA_ENVELOPE = new Set(['lists.list', 'users.list']);
 /** Fetches from elsewhere keep their object on failure (http/charged-run.ts's CHARGED_BEFORE). */
 const CHARGED_BEFORE = new Set(['messages.image']);
-/** Answers carrying spec §2.4 member ids (rate-limit/charge.ts's MEMBER_IDS). */
-const MEMBER_IDS = new Set(['lists.list', 'lists.get']);
+/**
+ * Answers carrying spec §2.4 member ids (rate-limit/charge.ts's MEMBER_IDS), and a list update's
+ * since issue 16 (SECURITY.md 30: it answered them for one object).
+ */
+const MEMBER_IDS = new Set(['lists.list', 'lists.get', 'lists.update']);
 /** Resources whose writes left the auth cache alone (auth/auth-cache.ts's LEAVE_AUTH_ALONE). */
 const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages']);
 /** The scope area of each resource (auth/route-scopes.ts's ROUTE_SCOPES, README "Scopes"). */
@@ -80,11 +83,12 @@ describe('the operation policy table', () => {
     });
   });
 
-  // SECURITY.md 29: only what deletes a list's or an account's million rows runs in steps; every
+  // SECURITY.md 29: only what deletes a list's or an account's million rows runs in steps, and a
+  // list update, whose member ids are counted before its transaction (SECURITY.md 30); every
   // other write is one transaction (the unit of work of contact-documents.service.ts).
-  it('runs every write in one transaction but the deletes of lists and accounts', () => {
+  it('runs every write in one transaction but the deletes of lists and accounts and list updates', () => {
     const inSteps = NAMES.filter((name) => OPERATION_POLICY[name].transaction === 'steps');
-    expect(inSteps.sort()).toEqual(['accounts.delete', 'lists.delete']);
+    expect(inSteps.sort()).toEqual(['accounts.delete', 'lists.delete', 'lists.update']);
   });
 
   it('wraps only collections the contract marks as such in `data`', () => {

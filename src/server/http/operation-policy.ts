@@ -29,7 +29,7 @@ export interface OperationPolicy {
   readonly whenWorkFails: 'refund' | 'keep';
   /**
    * The answer's objects carry member ids (spec §2.4 `contacts`), which are charged one each
-   * (spec §8 rule 1, SECURITY.md 30: what is returned is what is charged).
+   * (spec §8 rule 1, SECURITY.md 30: what is returned is what is charged), a write's too.
    */
   readonly chargesMemberIds: boolean;
   /**
@@ -41,9 +41,10 @@ export interface OperationPolicy {
   readonly emptiesAuthCache: boolean;
   /**
    * `one`: a write runs in one transaction the route opens (the unit of work of
-   * contact-documents.service.ts). `steps`: the handler deletes something that may hold a million
-   * rows, a chunk at a time and then the object in a short transaction of its own
-   * (repositories/chunked-deletes.repository.ts, SECURITY.md 29).
+   * contact-documents.service.ts). `steps`: the handler opens its own, around work that may touch
+   * a million rows: a delete of a list or an account, a chunk at a time and then the object in a
+   * short transaction (repositories/chunked-deletes.repository.ts, SECURITY.md 29); a list update,
+   * whose answer's member ids are counted before it and read after it (lists.service.ts).
    */
   readonly transaction: 'one' | 'steps';
 }
@@ -82,7 +83,8 @@ export const OPERATION_POLICY = {
   'lists.list': { ...read('lists:read'), envelope: 'data', chargesMemberIds: true },
   'lists.get': { ...read('lists:read'), chargesMemberIds: true },
   'lists.create': authWrite('lists:write'),
-  'lists.update': authWrite('lists:write'),
+  // Answered with the member ids, reserved before the write's own transaction (SECURITY.md 30).
+  'lists.update': { ...authWrite('lists:write'), chargesMemberIds: true, transaction: 'steps' },
   'lists.delete': { ...authWrite('lists:write'), transaction: 'steps' },
 
   'messages.list': read('messages:read'),

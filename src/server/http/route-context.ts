@@ -7,7 +7,6 @@ import type { Database } from '../db/schema.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
 import type { CostMeter } from './charged-run.ts';
-import type { AfterCommit } from './after-commit.ts';
 import type { JsonText } from './json-text.ts';
 
 type Ops = typeof OPERATIONS;
@@ -57,8 +56,8 @@ export type HandlerResult<K extends OperationName> = K extends 'users.update'
 
 /**
  * A handler answers an object of the contract, or its JSON text (a stored contact document, a
- * list's member ids as the database wrote them); a write may have it read after the commit.
+ * list's member ids as the database wrote them).
  */
 export type RouteHandler<K extends OperationName> = (
   context: RouteContext<K>,
-) => Promise<HandlerResult<K> | JsonText | AfterCommit<HandlerResult<K> | JsonText>>;
+) => Promise<HandlerResult<K> | JsonText>;

@@ -51,15 +51,34 @@ export function refund(
  * HTTP's Retry-After always, the `X-RateLimit-*` extension headers unless EXTENSIONS=off.
  */
 function acceptedCharge(charge: RateCharge, allowance: number, extensions: boolean): RateCharge {
-  if (!charge.ok) {
+  if (!charge.ok) throw new RateLimited(charge, allowance, extensions);
+  return charge;
+}
+
+/**
+ * Spec §8's 429, with the counter it was refused at: a request refused partway through its work
+ * gives back what it held (http/charged-run.ts), and its `X-RateLimit-Remaining` then says so.
+ */
+export class RateLimited extends HttpError {
+  readonly charge: RateCharge;
+  private readonly allowance: number;
+
+  constructor(charge: RateCharge, allowance: number, extensions: boolean) {
     const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
-    // Spec §8.
-    throw new HttpError(429, 'The hourly API rate limit is exceeded', {
+    super(429, 'The hourly API rate limit is exceeded', {
       'retry-after': String(retryAfter),
       ...(extensions ? rateHeaders(charge, allowance) : {}),
     });
+    this.charge = charge;
+    this.allowance = allowance;
   }
-  return charge;
+
+  /** The request gave back `objects` of the refused charge's window after the refusal. */
+  givenBack(objects: number): void {
+    if (objects === 0 || !('x-ratelimit-remaining' in this.headers)) return;
+    const after = rateHeaders({ ...this.charge, used: this.charge.used - objects }, this.allowance);
+    this.headers['x-ratelimit-remaining'] = after['x-ratelimit-remaining'] as string;
+  }
 }
 
 /** Reference-server extension: the allowance, what is left of it and when it resets (Unix seconds). */

@@ -60,15 +60,19 @@ export function postgresRateLimiter(db: Kysely<Database>, windowSeconds: number)
   return {
     async charge(accountId, cost, allowance, now = new Date()) {
       const { start, reset } = windowOf(now, windowSeconds);
-      if (cost > allowance) return { ok: false, used: allowance, windowStart: start, resetAt: reset };
-      const result = await sql<{ used: number }>`
-        insert into rate_counters (account_id, window_start, used) values (${accountId}, ${start}, ${cost})
-        on conflict (account_id, window_start) do update set used = rate_counters.used + excluded.used
-        where rate_counters.used + excluded.used <= ${allowance}
-        returning used`.execute(db);
-      const row = result.rows[0];
-      if (row) return { ok: true, used: Number(row.used), windowStart: start, resetAt: reset };
-      return { ok: false, used: allowance, windowStart: start, resetAt: reset };
+      if (cost <= allowance) {
+        const result = await sql<{ used: number }>`
+          insert into rate_counters (account_id, window_start, used) values (${accountId}, ${start}, ${cost})
+          on conflict (account_id, window_start) do update set used = rate_counters.used + excluded.used
+          where rate_counters.used + excluded.used <= ${allowance}
+          returning used`.execute(db);
+        const row = result.rows[0];
+        if (row) return { ok: true, used: Number(row.used), windowStart: start, resetAt: reset };
+      }
+      // Refused: what is used, for the answer's X-RateLimit-Remaining (it need not be all).
+      const counted = await sql<{ used: number }>`select used from rate_counters
+        where account_id = ${accountId} and window_start = ${start}`.execute(db);
+      return { ok: false, used: Number(counted.rows[0]?.used ?? 0), windowStart: start, resetAt: reset };
     },
     async refund(accountId, windowStart, amount) {
       await sql`update rate_counters set used = greatest(used - ${amount}, 0)

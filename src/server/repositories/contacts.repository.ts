@@ -114,52 +114,6 @@ export async function findContactsPage(
   return (await pageOfAll(db, { accountId, limit, offset })).map(withChildren);
 }
 
-/** A page row as a caller who sees everything gets it: the stored document, or null to render. */
-export interface DocumentPageRow {
-  id: number;
-  document: string | null;
-}
-
-/** findContactsPage for a caller who sees everything: the stored documents, none of the children. */
-export function findContactDocumentsPage(
-  db: Kysely<Database>,
-  accountId: number,
-  limit: number,
-  offset: number,
-): Promise<DocumentPageRow[]> {
-  return documentsOfAll(db, { accountId, limit, offset });
-}
-
-/** The stored documents of some contacts of the account (a page found by its ids), by id. */
-export async function findContactDocumentsByIds(
-  db: Kysely<Database>,
-  accountId: number,
-  ids: readonly number[],
-): Promise<DocumentPageRow[]> {
-  if (ids.length === 0) return [];
-  return selectDocuments(db)
-    .where('contacts.account_id', '=', accountId)
-    .where('contacts.id', 'in', ids)
-    .orderBy('contacts.id')
-    .execute();
-}
-
-function selectDocuments(db: Kysely<Database>) {
-  return db
-    .selectFrom('contacts')
-    .leftJoin('contact_documents', 'contact_documents.contact_id', 'contacts.id')
-    .select(['contacts.id', 'contact_documents.document']);
-}
-
-const documentsOfAll = preparedQuery<{ accountId: number; limit: number; offset: number }, DocumentPageRow>(
-  (db, slot) =>
-    selectDocuments(db)
-      .where('contacts.account_id', '=', slot('accountId'))
-      .orderBy('contacts.id')
-      .limit(slot('limit'))
-      .offset(slot('offset')),
-);
-
 /** Contacts by service identifier with their children, in identifier order (a renderer's batch). */
 export async function findContactsWithChildrenByIds(
   db: Kysely<Database>,

@@ -17,6 +17,20 @@ export function selectAdministrators(
   return administratorsOf(db, accountId).orderBy('id').execute();
 }
 
+/** How many administrators selectAdministrators would answer. */
+export async function countAdministrators(
+  db: Kysely<Database>,
+  accountId: number | null,
+): Promise<number> {
+  const query = db.selectFrom('administrators').select((eb) => eb.fn.countAll().as('n'));
+  const row = await (
+    accountId === null
+      ? query.where('account_id', 'is', null)
+      : query.where('account_id', '=', accountId)
+  ).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function findAdministratorById(
   db: Kysely<Database>,
   accountId: number | null,

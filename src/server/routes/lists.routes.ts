@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../http/app-deps.ts';
-import { AfterCommit } from '../http/after-commit.ts';
 import { defineRoute } from '../http/define-route.ts';
 import {
   createList,
   deleteList,
   getList,
   getLists,
-  listWithMembers,
-  updateList,
+  updateListAnswering,
 } from '../services/lists.service.ts';
 import type { ListQuery } from '../../api/schemas/list.ts';
 import { requireAccount } from './route-support.ts';
@@ -39,13 +37,17 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
     createList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.body),
   );
 
-  defineRoute(app, deps, 'lists.update', async (ctx) => {
-    const account = requireAccount(ctx.account);
-    const row = await updateList(ctx.db, account, ctx.principal, ctx.params.name, ctx.body);
-    // The member ids, perhaps a million, are read after the commit, off the writer's connection
-    // (SECURITY.md 29): an update changes none of them.
-    return new AfterCommit((db) => listWithMembers(db, account, row));
-  });
+  defineRoute(app, deps, 'lists.update', (ctx) =>
+    updateListAnswering(
+      ctx.db,
+      requireAccount(ctx.account),
+      ctx.principal,
+      ctx.params.name,
+      ctx.body,
+      ctx.meter,
+      membersAs(ctx.query),
+    ),
+  );
 
   defineRoute(app, deps, 'lists.delete', async (ctx) => {
     await deleteList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name);

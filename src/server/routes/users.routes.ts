@@ -15,7 +15,9 @@ import {
  * update: `users.update` answers both (register-routes.ts).
  */
 export function registerUsersRoutes(app: FastifyInstance, deps: AppDeps): void {
-  defineRoute(app, deps, 'users.list', (ctx) => getUsers(ctx.db, ctx.account?.id ?? null));
+  defineRoute(app, deps, 'users.list', (ctx) =>
+    getUsers(ctx.db, ctx.account?.id ?? null, ctx.meter),
+  );
 
   defineRoute(app, deps, 'users.get', (ctx) =>
     getUser(ctx.db, ctx.account?.id ?? null, ctx.params.id),

@@ -4,15 +4,21 @@ import { JsonText } from '../http/json-text.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
 import { collectChangedContacts } from '../repositories/changed-contacts.ts';
 import {
+  accountsBehind,
   findContactDocument,
   lockContactsWithoutDocument,
+  lockDocumentsBehind,
+  lockDocumentVersion,
+  lockDocumentVersionsOfContacts,
+  markDocumentsRendered,
   storeContactDocument,
+  type DocumentPageRow,
+  type DocumentTarget,
 } from '../repositories/contact-documents.repository.ts';
 import { toContact } from '../repositories/contacts.mapper.ts';
 import {
   findContactsWithChildrenByIds,
   type ContactWithChildren,
-  type DocumentPageRow,
 } from '../repositories/contacts.repository.ts';
 import { findFieldsByAccount } from '../repositories/custom-fields.repository.ts';
 import { partsOf, viewWithin } from './contact-view.ts';
@@ -20,9 +26,12 @@ import { partsOf, viewWithin } from './contact-view.ts';
 /*
  * The stored contact documents of migration 0500, all of their mechanism: each contact's answer to
  * a caller who sees everything, kept as JSON beside its rows. The triggers null a document when its
- * rows change; a write transaction stores the documents of the contacts it changed before it
- * commits (writeTransaction); the background renderer brings back the rest (a list renamed, a
- * custom field added, the demo's bulk load). Services never store a document themselves.
+ * contact's rows change, and raise the account's document version when a list name, a custom field
+ * or the ccid setting changes (migration 2026-11-26T0000: one row, however many contacts it shows
+ * in); a read serves a document only while its version is the account's. A write transaction
+ * stores the documents of the contacts it changed before it commits (writeTransaction); the
+ * background renderer brings back the rest (those behind their account's version, the demo's bulk
+ * load). Services never store a document themselves.
  */
 
 // --- rendering -----------------------------------------------------------------------------------
@@ -80,15 +89,19 @@ async function storeDocumentsOf(
   contactIds: ReadonlySet<number>,
 ): Promise<void> {
   if (contactIds.size === 0) return;
+  const ids = [...contactIds];
+  // The versions before the rows they label (lockDocumentVersionsOfContacts).
+  const versions = await lockDocumentVersionsOfContacts(trx, ids);
   // A deleted contact is not found, and has no document to store.
-  const loaded = await findContactsWithChildrenByIds(trx, [...contactIds]);
+  const loaded = await findContactsWithChildrenByIds(trx, ids);
   for (const [accountId, ofAccount] of Map.groupBy(loaded, (contact) => contact.row.account_id)) {
     // The account as this transaction reads it: the request's may come from the auth cache and
     // predate a ccid change, and the ccid setting names the contact in `contact`.
     const account = await findAccountById(trx, accountId);
-    if (!account) continue;
+    const version = versions.get(accountId);
+    if (!account || version === undefined) continue;
     for (const [id, document] of await renderLoaded(trx, account, ofAccount)) {
-      await storeContactDocument(trx, id, document);
+      await storeContactDocument(trx, id, document, version);
     }
   }
 }
@@ -138,27 +151,49 @@ export async function documentsPage(
 /** Contacts rendered per transaction: a few milliseconds of the one SQLite connection at a time. */
 export const DOCUMENT_BATCH = 200;
 
+/** Accounts whose documents behind their version one batch looks at. */
+const ACCOUNTS_A_BATCH = 10;
+
 /**
- * Renders the documents of up to `limit` contacts that have none (migration 0500), within the
- * caller's transaction; answers how many it rendered. Writes that change what a document shows
- * null it (a list renamed, a custom field added, the demo's bulk load), and this brings it back.
+ * Renders up to `limit` documents within the caller's transaction: first those of contacts that
+ * have none (a change to the contact made behind the unit of work, the demo's bulk load), then
+ * those rendered before their account's version (a list renamed, a custom field added, ccid
+ * toggled). Answers how much it did: the documents rendered, and each account it found done.
  */
 export async function renderMissingDocumentsWithin(
   trx: Kysely<Database>,
   limit: number,
 ): Promise<number> {
-  const rows = await lockContactsWithoutDocument(trx, limit);
-  for (const [accountId, ofAccount] of Map.groupBy(rows, (row) => row.account_id)) {
+  const missing = await lockContactsWithoutDocument(trx, limit);
+  await renderTargets(trx, missing);
+  let done = missing.length;
+  for (const { account_id: accountId, version } of await accountsBehind(trx, ACCOUNTS_A_BATCH)) {
+    if (done >= limit) break;
+    const behind = await lockDocumentsBehind(trx, accountId, version, limit - done);
+    if (behind.length === 0) await markDocumentsRendered(trx, accountId, version);
+    else await renderTargets(trx, behind);
+    done += Math.max(1, behind.length);
+  }
+  return done;
+}
+
+/** Renders and stores the documents of some contacts, each labelled with its account's version. */
+async function renderTargets(
+  trx: Kysely<Database>,
+  targets: readonly DocumentTarget[],
+): Promise<void> {
+  for (const [accountId, ofAccount] of Map.groupBy(targets, (row) => row.account_id)) {
+    // The version before the rows it labels (lockDocumentVersionsOfContacts).
+    const version = await lockDocumentVersion(trx, accountId);
     const account = await findAccountById(trx, accountId);
-    if (!account) continue;
+    if (!account || version === undefined) continue;
     const rendered = await renderContactDocuments(
       trx,
       account,
       ofAccount.map((row) => row.id),
     );
-    for (const [id, document] of rendered) await storeContactDocument(trx, id, document);
+    for (const [id, document] of rendered) await storeContactDocument(trx, id, document, version);
   }
-  return rows.length;
 }
 
 /** Renders every missing document, batch by batch, within the caller's transaction (the demo). */

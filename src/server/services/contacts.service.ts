@@ -9,9 +9,11 @@ import type { JsonText } from '../http/json-text.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import { toContact } from '../repositories/contacts.mapper.ts';
 import {
-  countContacts,
   findContactDocumentsByIds,
   findContactDocumentsPage,
+} from '../repositories/contact-documents.repository.ts';
+import {
+  countContacts,
   findContactsPage,
   findContactsWithChildrenByIds,
   findContactWithFieldsByRef,

@@ -91,7 +91,7 @@ export async function getList(
 }
 
 /** A list as answered: its member ids as the database wrote them (repositories/lists.repository.ts). */
-export async function listWithMembers(
+async function listWithMembers(
   db: Kysely<Database>,
   account: Pick<AccountRow, 'id' | 'ccid'>,
   row: ListRow,
@@ -131,10 +131,33 @@ export async function createList(
 }
 
 /**
- * Spec §4.4 update (§1 rule 6: only what is supplied changes); `name` renames the list. Answers the
- * row: the answer's member ids are read once the write has committed (lists.routes.ts).
+ * Spec §4.4 update, answered as get one is (SECURITY.md 30: what is returned is what is charged,
+ * member ids included). Their number is reserved before the write, counted outside its
+ * transaction, and the ids are read after the commit: a million of them are a heavy read, kept off
+ * the writer's connection (SECURITY.md 29). `contacts=count` answers their number instead, for
+ * one object.
  */
-export async function updateList(
+export async function updateListAnswering(
+  db: Kysely<Database>,
+  account: Pick<AccountRow, 'id' | 'ccid'>,
+  principal: Principal,
+  name: string,
+  input: ListUpdate,
+  meter: CostMeter,
+  membersAs: MembersAs,
+): Promise<List | JsonText> {
+  if (membersAs === 'ids') {
+    const found = await writableList(db, account.id, principal, name);
+    await meter.reserveUpTo(1 + ((await memberCounts(db, account.id, [found.id])).get(found.id) ?? 0));
+  }
+  const row = await db.transaction().execute((trx) => updateList(trx, account, principal, name, input));
+  if (membersAs === 'count')
+    return toCountedList(row, (await memberCounts(db, account.id, [row.id])).get(row.id) ?? 0);
+  return listWithMembers(db, account, row);
+}
+
+/** Spec §4.4 update (§1 rule 6: only what is supplied changes); `name` renames the list. */
+async function updateList(
   db: Kysely<Database>,
   account: Pick<AccountRow, 'id' | 'ccid'>,
   principal: Principal,

@@ -8,6 +8,7 @@ import type {
 import { hashPassword } from '../auth/keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AdministratorsTable, Database } from '../db/schema.ts';
+import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import {
   insertAdministrator,
@@ -17,6 +18,7 @@ import {
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { API_KEY_V2, API_PERSON, toAdministrator } from '../repositories/users.mapper.ts';
 import {
+  countAdministrators,
   deleteAdministratorRow,
   findAdministratorById,
   findAdministratorByUsername,
@@ -41,7 +43,16 @@ import { endWhatNoLongerHolds } from './sign-in-revocation.service.ts';
  */
 export type UserScope = number | null;
 
-export async function getUsers(db: Kysely<Database>, scope: UserScope): Promise<Administrator[]> {
+/**
+ * Spec §4.6 get all. SECURITY.md 30: every administrator is one object, reserved (counted first)
+ * before they are read.
+ */
+export async function getUsers(
+  db: Kysely<Database>,
+  scope: UserScope,
+  meter: CostMeter,
+): Promise<Administrator[]> {
+  await meter.reserveUpTo(await countAdministrators(db, scope));
   return withKeyExpiry(db, await selectAdministrators(db, scope));
 }
 

@@ -9,9 +9,13 @@ import type { Database } from '../db/schema.ts';
 const IGNORED_TABLES = new Set(['rate_counters']);
 /**
  * Columns derived from other rows that the server rewrites on its own: the background renderer
- * fills stored contact documents at any moment (migration 0500). Their rows still count.
+ * fills stored contact documents, with the version they show, at any moment (migrations 0500 and
+ * 2026-11-26T0000). Their rows still count.
  */
-const DERIVED_COLUMNS: Readonly<Record<string, readonly string[]>> = { contact_documents: ['document'] };
+const DERIVED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  contact_documents: ['document', 'version'],
+  document_versions: ['rendered'],
+};
 const tableCache = new WeakMap<object, Promise<string[]>>();
 
 /** Every application table, found by introspection so that tables added by later migrations count too. */

@@ -1,5 +1,10 @@
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { dialectOf } from '../db/dialect.ts';
 import { readPoolOf } from '../db/heavy-reader.ts';
+import type { Database } from '../db/schema.ts';
+import { insertField } from '../repositories/custom-fields.repository.ts';
+import { renderMissingDocumentsWithin } from '../services/contact-documents.service.ts';
 import { DELETE_CHUNK } from '../repositories/chunked-deletes.repository.ts';
 import { MISSING_CCIDS_COUNTED } from '../services/accounts.service.ts';
 import { expectSuccess, urlOf } from './fixtures.ts';
@@ -49,6 +54,28 @@ function watchStatements(server: TestServer) {
       onThread?.mockRestore();
     },
   };
+}
+
+/**
+ * The rows `work` inserts, updates and deletes in a transaction of its own, those its triggers
+ * write included (SQLite's total_changes(), PostgreSQL's per-transaction table statistics).
+ */
+async function rowsWrittenBy(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<unknown>) {
+  const written = async (trx: Kysely<Database>) =>
+    Number(
+      (
+        await (dialectOf(trx) === 'sqlite'
+          ? sql<{ n: number }>`select total_changes() as n`
+          : sql<{ n: number }>`select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) as n
+              from pg_stat_xact_user_tables`
+        ).execute(trx)
+      ).rows[0]?.n,
+    );
+  return db.transaction().execute(async (trx) => {
+    const before = await written(trx);
+    await work(trx);
+    return (await written(trx)) - before;
+  });
 }
 
 /** `count` contacts of the account straight in the database (a bulk import's worth), on `list`. */
@@ -175,5 +202,62 @@ describeEachDialect('heavy list and account work stays bounded (SECURITY.md 29)'
       message: `ccid: more than ${MISSING_CCIDS_COUNTED} contacts have no ccid; give each contact a ccid before enabling it`,
     });
     watch.stop();
+  });
+
+  it('renames a list, adds a custom field and toggles ccid writing two rows each, however many contacts show them', async () => {
+    const db = server.database.db;
+    const accountId = server.account.id;
+    const list = await db.selectFrom('lists').select('id').where('name', '=', 'big').executeTakeFirstOrThrow();
+    // Every member's document and search text stay as they were: each change raises its
+    // account's document version (one row) beside its own row (migration 2026-11-26T0000).
+    const rename = (name: string) => (trx: Kysely<Database>) =>
+      trx.updateTable('lists').set({ name }).where('id', '=', list.id).execute();
+    expect(await rowsWrittenBy(db, rename('huge'))).toBe(2);
+    expect(
+      await rowsWrittenBy(db, (trx) => insertField(trx, { account_id: accountId, name: 'Heavy', identifier: 'heavy' })),
+    ).toBe(2);
+    const ccid = (on: number) => (trx: Kysely<Database>) =>
+      trx.updateTable('accounts').set({ ccid: on }).where('id', '=', accountId).execute();
+    expect(await rowsWrittenBy(db, ccid(1))).toBe(2);
+    expect(await rowsWrittenBy(db, ccid(0))).toBe(2);
+    server.forgetCachedAuth();
+
+    // Read at once, a member shows the new name and field; a search by the new name finds them all.
+    const member = await server.request('GET', urlOf('contacts.get', String(memberIds[0])));
+    expect(member.json).toMatchObject({ lists: [{ list: 'huge' }], heavy: '' });
+    const found = await server.request('GET', urlOf('contacts.list'), { query: { search: 'huge', limit: 1 } });
+    expect((found.json as { count: number }).count).toBe(MEMBERS);
+
+    // The renderer brings the documents back a bounded batch at a time.
+    const batch = 100;
+    for (;;) {
+      const done = await db.transaction().execute((trx) => renderMissingDocumentsWithin(trx, batch));
+      expect(done).toBeLessThanOrEqual(batch);
+      if (done === 0) break;
+    }
+    const behind = await db
+      .selectFrom('contact_documents')
+      .innerJoin('document_versions', 'document_versions.account_id', 'contact_documents.account_id')
+      .select('contact_documents.contact_id')
+      .where((eb) =>
+        eb.or([
+          eb('contact_documents.document', 'is', null),
+          eb('contact_documents.version', '<', eb.ref('document_versions.version')),
+        ]),
+      )
+      .where('contact_documents.account_id', '=', accountId)
+      .execute();
+    expect(behind).toEqual([]);
+    const again = await server.request('GET', urlOf('contacts.get', String(memberIds[0])));
+    expect(again.body).toBe(
+      (
+        await db
+          .selectFrom('contact_documents')
+          .select('document')
+          .where('contact_id', '=', memberIds[0] ?? 0)
+          .executeTakeFirstOrThrow()
+      ).document,
+    );
+    await rowsWrittenBy(db, rename('big'));
   });
 });

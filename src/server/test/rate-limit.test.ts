@@ -64,6 +64,11 @@ function watchWork(server: TestServer) {
     searched: () => sent().some((text) => text.includes('contact_search')),
     /** A list's member ids, as the database writes them (lists.repository.ts memberRefs). */
     readMemberIds: () => sent().some((text) => /json_group_array|string_agg/.test(text)),
+    /** The administrators GET /users/ answers, or their keys' expiry (users.repository.ts). */
+    readAdministrators: () =>
+      sent().some((text) =>
+        /from "administrators" where "account_id" = (\?|\$\d+) order by "id"|max\("expires_at"\)/.test(text),
+      ),
     stop: () => {
       onConnection.mockRestore();
       pages?.mockRestore();
@@ -273,6 +278,8 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
         const created = await server.request('POST', CONTACTS, { key, form: { firstname, emails: [`p${i}@bounded.example`], lists: ['all'] } });
         contactId = String(Contact.parse(expectSuccess(created, 'contact')).id);
       }
+      // 7 administrators with the key's own.
+      for (let i = 0; i < 6; i += 1) await server.createKey({ accountId: account.id, permissions: ['list'] });
     });
     afterAll(() => server.close());
 
@@ -291,16 +298,46 @@ describeEachDialect('rate limit (SECURITY.md 20, spec §8)', (dialect) => {
       work.stop();
     });
 
+    // SECURITY.md 30: a list update answered every member id for one object.
+    it('charges a list update the member ids it answers, or one object with contacts=count', async () => {
+      const start = await single();
+      const updated = await server.request('PUT', urlOf('lists.update', 'all'), { key, form: { description: 'Ids' } });
+      expect(updated.status, updated.body).toBe(200);
+      expect((updated.json as { contacts: unknown[] }).contacts).toHaveLength(PEOPLE);
+      expect(start - remaining(updated)).toBe(1 + PEOPLE);
+      const counted = await server.request('PUT', urlOf('lists.update', 'all'), {
+        key,
+        query: { contacts: 'count' },
+        form: { description: 'Counted' },
+      });
+      expect(counted.status, counted.body).toBe(200);
+      expect(counted.json).toMatchObject({ name: 'all', description: 'Counted', contacts: [], contacts_count: PEOPLE });
+      expect(remaining(updated) - remaining(counted)).toBe(1);
+    });
+
     it('refuses a page or a list whose upper bound exceeds what is left, before reading it', async () => {
       await spendDownTo(server, key, contactId, 5);
+      const before = await databaseSnapshot(server.database.db);
       const work = watchWork(server);
-      expectRateLimited(await server.request('GET', CONTACTS, { key, query: { search: 'pat', limit: 1000 } }), ALLOWANCE_60);
-      expectRateLimited(await server.request('GET', urlOf('lists.list'), { key }), ALLOWANCE_60);
-      expectRateLimited(await server.request('GET', urlOf('lists.get', 'all'), { key }), ALLOWANCE_60);
+      const refused = [
+        await server.request('GET', CONTACTS, { key, query: { search: 'pat', limit: 1000 } }),
+        await server.request('GET', urlOf('lists.list'), { key }),
+        await server.request('GET', urlOf('lists.get', 'all'), { key }),
+        await server.request('GET', urlOf('users.list'), { key }),
+        await server.request('PUT', urlOf('lists.update', 'all'), { key, form: { description: 'Too dear' } }),
+      ];
+      for (const response of refused) {
+        expectRateLimited(response, ALLOWANCE_60);
+        // The one object each took before its work is given back, and the header says so.
+        expect(header(response, 'x-ratelimit-remaining')).toBe(5);
+      }
       // What was counted to know the cost ran; the reads it would have paid for did not.
       expect(work.searched()).toBe(false);
       expect(work.readMemberIds()).toBe(false);
+      expect(work.readAdministrators()).toBe(false);
       work.stop();
+      // The update refused for its member ids wrote nothing.
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
       // Nothing was kept of what the refused requests reserved: this read is the first since.
       expect(await single()).toBe(4);
     });

@@ -191,6 +191,13 @@ describeEachDialect('EXTENSIONS=off: exactly spec v2 (issue 15)', (dialect) => {
       expect(plain.status, plain.body).toBe(200);
       expect(plain.body).not.toContain('contacts_count');
     }
+    const update = urlOf('lists.update', seed.list);
+    const refused = await server.request('PUT', update, { query: { contacts: 'count' }, form: { notes: 'counted' } });
+    expect(refused.status, refused.body).toBe(400);
+    const plain = await server.request('PUT', update, { form: { notes: 'plain' } });
+    expect(plain.status, plain.body).toBe(200);
+    expect(plain.json).toMatchObject({ notes: 'plain' });
+    expect(plain.body).not.toContain('contacts_count');
   });
 
   it('marks each extension field on operations that answer objects carrying it', () => {

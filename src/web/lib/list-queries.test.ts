@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
 import type { List } from '../../api/schemas/list.ts';
-import { forgetCountSupport, readSummaries } from './list-queries.ts';
+import { forgetCountSupport, readSummaries, updateQuery, withMemberIds } from './list-queries.ts';
 
 /** A list as spec §4.4 answers it (ids), or as `contacts=count` does (LIST_QUERY_EXTENSIONS). */
 function list(name: string, ids: number[], counted: boolean): List {
@@ -54,5 +54,28 @@ describe('list summaries (the member count without the ids, spec §8 rule 1)', (
   it('passes any other failure on', async () => {
     const failing = () => Promise.reject(new ApiError(403, 'Not permitted'));
     await expect(readSummaries('d', failing)).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('list updates (the count where the server is known to offer it)', () => {
+  beforeEach(forgetCountSupport);
+
+  it('asks an update for the count only where a read found the extension', async () => {
+    expect(updateQuery('e')).toEqual({});
+    await readSummaries('e', server('extension').read);
+    expect(updateQuery('e')).toEqual({ contacts: 'count' });
+    await readSummaries('f', server('refuses').read);
+    expect(updateQuery('f')).toEqual({});
+    await readSummaries('g', server('ignores').read);
+    expect(updateQuery('g')).toEqual({});
+  });
+
+  it('keeps the cached ids for an answer that counted them, and nothing without them', () => {
+    const cached = list('club', [1, 2, 3], false);
+    const answered = { ...list('club', [1, 2, 3], true), description: 'New' };
+    expect(withMemberIds(answered, cached)).toEqual({ ...cached, description: 'New' });
+    expect(withMemberIds(answered, undefined)).toBeUndefined();
+    const plain = list('club', [4], false);
+    expect(withMemberIds(plain, cached)).toBe(plain);
   });
 });

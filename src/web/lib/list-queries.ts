@@ -50,6 +50,25 @@ export async function readSummaries(
 const counted = (yes: boolean) => (yes ? { contacts: 'count' as const } : {});
 
 /**
+ * The query of a list update: `contacts=count` where the server is known to offer it, as a list
+ * update otherwise answers (and is charged) every member id.
+ */
+export function updateQuery(accountId: AccountId): { contacts?: 'count' } {
+  return counted(countSupport.get(accountId ?? '') === true);
+}
+
+/**
+ * An update's answer as whole list objects are cached: an answer with the count instead of the ids
+ * keeps the ids cached before (an update changes no membership); undefined when none were.
+ */
+export function withMemberIds(updated: List, cached: List | undefined): List | undefined {
+  if (updated.contacts_count === undefined) return updated;
+  if (!cached) return undefined;
+  const { contacts_count: _count, ...rest } = updated;
+  return { ...rest, contacts: cached.contacts };
+}
+
+/**
  * Spec §4.4. Keys: `[accountId, 'lists', 'list' | 'summary' | 'detail', …]`. `list` and `summary`
  * count the members; `withIds` and `detail` are whole list objects, ids included, for the pages
  * that pass them on as such (list settings, the contacts page filtered by a list).

@@ -82,6 +82,15 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   }
   await sql`create trigger contacts_document_update after update of ${sql.raw(RENDERED_COLUMNS.join(', '))} on contacts
     begin update contact_documents set document = null where contact_id = new.id and document is not null; end`.execute(db);
+  await accountWideSqliteTriggers(db);
+}
+
+/**
+ * The triggers that null every document a list rename, a custom field or the ccid setting changes:
+ * one row per contact in one statement (SECURITY.md 29). Migration 2026-11-26T0000 replaces them
+ * with a version per account; its `down` puts them back.
+ */
+export async function accountWideSqliteTriggers(db: Kysely<unknown>): Promise<void> {
   await sql`create trigger lists_document_rename after update of name on lists begin
     update contact_documents set document = null
       where contact_id in (select contact_id from memberships where list_id = new.id) and document is not null; end`.execute(db);
@@ -153,6 +162,11 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   await sql`create trigger contacts_document_update after update on contacts
     for each row when (${changed}) execute function contact_document_stale_self()`.execute(db);
+  await accountWidePostgresTriggers(db);
+}
+
+/** PostgreSQL's accountWideSqliteTriggers. */
+export async function accountWidePostgresTriggers(db: Kysely<unknown>): Promise<void> {
   await sql`create function contact_document_stale_list() returns trigger language plpgsql as $$ begin
       update contact_documents set document = null
         where contact_id in (select contact_id from memberships where list_id = new.id);

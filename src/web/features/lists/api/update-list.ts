@@ -2,11 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ListUpdate } from '../../../../api/schemas/list.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
-import { listQueries } from '../../../lib/list-queries.ts';
+import { listQueries, updateQuery, withMemberIds } from '../../../lib/list-queries.ts';
 
 /**
- * Spec §4.4 update: only the changed fields (spec §1 rule 6). A rename moves the list to a new
- * address, so the answer is stored under its (possibly new) name and the collection refreshes.
+ * Spec §4.4 update: only the changed fields (spec §1 rule 6), asking for the member count instead
+ * of the ids where the server is known to offer it (lib/list-queries.ts). A rename moves the list
+ * to a new address, so the answer is stored under its (possibly new) name and the collection
+ * refreshes.
  *
  * @example
  * const updateList = useUpdateList(accountId);
@@ -17,11 +19,21 @@ export function useUpdateList(accountId: AccountId) {
   return useMutation({
     mutationKey: [accountId, 'lists', 'update'],
     mutationFn: ({ name, changes }: { name: string; changes: ListUpdate }) =>
-      apiFor(accountId).lists.update(name, changes),
+      apiFor(accountId).call('lists.update', {
+        params: { name },
+        body: changes,
+        query: updateQuery(accountId),
+      }),
     onSuccess: (list, { name }) => {
-      queryClient.setQueryData(listQueries.detail(accountId, list.name).queryKey, list);
+      const detail = listQueries.detail(accountId, list.name).queryKey;
+      const whole = withMemberIds(
+        list,
+        queryClient.getQueryData(listQueries.detail(accountId, name).queryKey),
+      );
+      if (whole) queryClient.setQueryData(detail, whole);
       const renamed = list.name !== name;
       return Promise.all([
+        !whole && queryClient.invalidateQueries({ queryKey: detail }),
         queryClient.invalidateQueries({ queryKey: listQueries.list(accountId).queryKey }),
         // The old name no longer exists: stale, but not refetched while its page is still open.
         renamed &&
