@@ -173,8 +173,9 @@ export async function measureQueryShapes(
 
 /**
  * The query shapes, from the first 200 contacts: the most common surname among them (a broad
- * search), the last one's address (an exact one), a term found nowhere, the last one's id, and
- * the contacts on no list.
+ * search), a surname of one or two characters (`Xu`: a term with no trigram, looked up in the index
+ * of short substrings), the last one's address (an exact one), a term found nowhere, the last
+ * one's id, and the contacts on no list.
  */
 async function shapesFor(url: string, headers: Record<string, string>): Promise<Shape[]> {
   const page = ContactPage.parse(
@@ -184,6 +185,9 @@ async function shapesFor(url: string, headers: Record<string, string>): Promise<
   for (const contact of page.data)
     surnames.set(contact.surname, (surnames.get(contact.surname) ?? 0) + 1);
   const common = ([...surnames].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'a').toLowerCase();
+  const short = (
+    [...surnames.keys()].find((surname) => [...surname].length <= 2) ?? 'Xu'
+  ).toLowerCase();
   const last = page.data.at(-1);
   const address = last?.emails[0]?.email ?? 'nobody@example.org';
   const search = (kind: string, term: string): Shape => ({
@@ -194,6 +198,7 @@ async function shapesFor(url: string, headers: Record<string, string>): Promise<
   });
   return [
     search('broad search', common),
+    search('short term', short),
     search('exact address', address),
     search('no match', 'zqxjv'),
     { kind: 'id', query: `id=${last?.id ?? 1}`, label: `id=${last?.id ?? 1}` },

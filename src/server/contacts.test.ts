@@ -641,6 +641,48 @@ describeEachDialect('contacts: get many (spec §4.1)', (dialect) => {
       expect((await list({ search: `${'w '.repeat(90)}${start}bells` })).count).toBe(0);
     });
 
+    it('finds a term of one or two characters as a substring anywhere, as any other term', async () => {
+      // Terms with no trigram, looked up in the index of short substrings (migration
+      // 2026-11-27T0000): the same meaning as a long term's, case folded, accents kept.
+      await addList(server, 'qxclub');
+      const named = await postContact(server, { emails: ['qx+tag@short.example'], surname: 'Qx' });
+      const inside = await postContact(server, { emails: [freshAddress()], notes: 'aqxb zebra' });
+      const member = await postContact(server, { emails: [freshAddress()], lists: ['qxclub'] });
+      const thorn = await postContact(server, {
+        emails: [freshAddress()],
+        firstname: 'Þóra',
+        notes: 'great 👍🏽, 👩‍💻',
+      });
+      const found = async (search: string, query: Record<string, unknown> = {}) =>
+        idsOf(await list({ search, ...query })).sort((a, b) => Number(a) - Number(b));
+      const [n, i, m, t] = [named.id, inside.id, member.id, thorn.id];
+      // A list's name is searched as the contacts' text is: its members are found too.
+      expect(await found('qx')).toEqual([n, i, m]);
+      expect(await found('QX')).toEqual([n, i, m]);
+      expect((await list({ search: 'qx', limit: 1, page: 3 })).count).toBe(3);
+      expect(await found('+t')).toEqual([n]);
+      expect(await found('qx zebra')).toEqual([i]);
+      expect(await found('zebra QX')).toEqual([i]);
+      expect(await found('qx', { id: n })).toEqual([n]);
+      expect(await found('qx', { id: t })).toEqual([]);
+      expect(await found('qx', { orphans: true })).toEqual([n, i]);
+      expect(await found('qx', { email: 'qx+tag@short.example' })).toEqual([n]);
+      // Characters beyond ASCII: one, two, four bytes of UTF-8, a pair that is one emoji.
+      expect(await found('þ')).toEqual([t]);
+      expect(await found('Þó')).toEqual([t]);
+      expect(await found('þo')).toEqual([]);
+      expect(await found('👍🏽')).toEqual([t]);
+      expect(await found('👍')).toEqual([t]);
+      // The zero-width joiner (a format character) keeps a term from the index: compared whole.
+      expect(await found('\u200d💻')).toEqual([t]);
+      // The index follows each write.
+      await server.request('PUT', contactUrl(thorn.id), { form: { firstname: 'Olaf', notes: '' } });
+      expect(await found('þ')).toEqual([]);
+      expect(await found('👍')).toEqual([]);
+      expectStatus(await server.request('DELETE', contactUrl(named.id)), 200);
+      expect(await found('qx')).toEqual([i, m]);
+    });
+
     it('never finds another account’s contacts', async () => {
       const other = await server.createAccount('searched-elsewhere');
       const as = { key: server.globalKey };
