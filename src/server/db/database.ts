@@ -1,9 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase as SqliteDialectDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.ts';
+import {
+  SQLITE_GRAMS_FUNCTION,
+  sqliteGramText,
+} from './migrations/2026-11-27T0000-contact-search-short-terms.ts';
 import { usePostgresDirectReader, useSqliteDirectReader } from './direct-reader.ts';
 import { startReadPool, useReadPool } from './heavy-reader.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -64,6 +73,10 @@ function openSqlite(dataDir: string): { handle: DatabaseHandle; file: SqliteData
   assertPragma(file, 'journal_mode', 'wal');
   assertPragma(file, 'synchronous', 2);
   assertPragma(file, 'foreign_keys', 1);
+  // The text of the index of short search terms, for its triggers (migration 2026-11-27T0000).
+  file.function(SQLITE_GRAMS_FUNCTION, { deterministic: true }, (text: unknown) =>
+    sqliteGramText(String(text)),
+  );
   const cached = withStatementCache(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   useSqliteDirectReader(db, file, cached);
@@ -86,7 +99,10 @@ const MIGRATION_LOCK_WAIT_MS = 10 * 60 * 1000;
  * committed, so a second process waits and then finds nothing left to do; a failure leaves nothing
  * half-migrated.
  */
-export async function withSqliteWriteLock(file: SqliteDatabase.Database, work: () => Promise<void>): Promise<void> {
+export async function withSqliteWriteLock(
+  file: SqliteDatabase.Database,
+  work: () => Promise<void>,
+): Promise<void> {
   const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -94,7 +110,8 @@ export async function withSqliteWriteLock(file: SqliteDatabase.Database, work: (
       break;
     } catch (error) {
       const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
-      if (!busy || Date.now() > deadline) throw new Error('The database is locked by another process', { cause: error });
+      if (!busy || Date.now() > deadline)
+        throw new Error('The database is locked by another process', { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -133,7 +150,11 @@ function withStatementCache(file: SqliteDatabase.Database): SqliteDialectDatabas
   };
 }
 
-export function assertPragma(file: SqliteDatabase.Database, name: string, expected: string | number): void {
+export function assertPragma(
+  file: SqliteDatabase.Database,
+  name: string,
+  expected: string | number,
+): void {
   const actual = file.pragma(name, { simple: true });
   if (actual !== expected) {
     throw new Error(`SQLite ${name} is ${String(actual)}, expected ${String(expected)}`);

@@ -7,7 +7,6 @@ import {
 } from '../db/migrations/2026-11-24T0100-contact-search.ts';
 import {
   SQLITE_GRAMS_TABLE_ARGUMENTS,
-  sqliteGramsOf,
   sqliteGramText,
 } from '../db/migrations/2026-11-27T0000-contact-search-short-terms.ts';
 import type { Database } from '../db/schema.ts';
@@ -88,23 +87,15 @@ export async function staleSearchRows(db: Kysely<Database>): Promise<string[]> {
 }
 
 /**
- * SQLite: the triggers' text (made in SQL) is the bulk fill's (made in JavaScript) for every
- * stored text, and the index holds exactly the tokens of each contact that a copy built from the
- * stored texts holds (fts5vocab `instance`: one row per token and contact).
+ * SQLite: the index holds exactly the tokens of each contact that a copy built from the stored
+ * texts holds (fts5vocab `instance`: one row per token and contact).
  */
 async function sqliteGramsProblems(db: Kysely<Database>): Promise<string[]> {
   const problems: string[] = [];
-  const texts = await sql
-    .raw<{ key: number; text: string; grams: string | null }>(
-      `select key, search_text as text, ${sqliteGramsOf('search_text')} as grams from contact_search`,
-    )
-    .execute(db);
-  for (const row of texts.rows) {
-    if ((row.grams ?? '') !== sqliteGramText(row.text))
-      problems.push(
-        `contact key ${row.key}: the triggers' short substrings differ from the fill's`,
-      );
-  }
+  const texts = await sql<{
+    key: number;
+    text: string;
+  }>`select key, search_text as text from contact_search`.execute(db);
   await sql
     .raw(`create virtual table temp.grams_copy using fts5(${SQLITE_GRAMS_TABLE_ARGUMENTS})`)
     .execute(db);
