@@ -9,10 +9,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.ts';
-import {
-  SQLITE_GRAMS_FUNCTION,
-  sqliteGramText,
-} from './migrations/2026-11-27T0000-contact-search-short-terms.ts';
+import { registerSqliteFunctions } from './sqlite-functions.ts';
 import { usePostgresDirectReader, useSqliteDirectReader } from './direct-reader.ts';
 import { startReadPool, useReadPool } from './heavy-reader.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -73,10 +70,7 @@ function openSqlite(dataDir: string): { handle: DatabaseHandle; file: SqliteData
   assertPragma(file, 'journal_mode', 'wal');
   assertPragma(file, 'synchronous', 2);
   assertPragma(file, 'foreign_keys', 1);
-  // The text of the index of short search terms, for its triggers (migration 2026-11-27T0000).
-  file.function(SQLITE_GRAMS_FUNCTION, { deterministic: true }, (text: unknown) =>
-    sqliteGramText(String(text)),
-  );
+  registerSqliteFunctions(file);
   const cached = withStatementCache(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   useSqliteDirectReader(db, file, cached);

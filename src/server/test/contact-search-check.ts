@@ -5,10 +5,8 @@ import {
   SQLITE_KEY_FACTOR,
   sqliteText,
 } from '../db/migrations/2026-11-24T0100-contact-search.ts';
-import {
-  SQLITE_GRAMS_TABLE_ARGUMENTS,
-  sqliteGramText,
-} from '../db/migrations/2026-11-27T0000-contact-search-short-terms.ts';
+import { SQLITE_GRAMS_TABLE_ARGUMENTS } from '../db/migrations/2026-11-27T0000-contact-search-short-terms.ts';
+import { sqliteGramText } from '../db/sqlite-functions.ts';
 import type { Database } from '../db/schema.ts';
 
 /**

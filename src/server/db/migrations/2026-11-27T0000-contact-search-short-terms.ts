@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { DialectName } from '../dialect.ts';
+import { SQLITE_GRAMS_FUNCTION } from '../sqlite-functions.ts';
 import {
   SQLITE_KEY_FACTOR,
   SQLITE_SEARCH_TRIGGER_PREFIX,
@@ -26,7 +27,7 @@ import {
  * a token (`"xu"`) or a prefix (`"x" *`). detail=none: the index holds which contacts have a
  * token, nothing more. Its rowid is the contact's key, as for the trigram index, so a search
  * reads its account's range only. Triggers on `contact_search` keep it, with the text made by
- * `listkeeper_grams_text`, a function the server registers on its connection (db/database.ts).
+ * `listkeeper_grams_text`, a function the server registers on its connection (db/sqlite-functions.ts).
  * Made in SQL, one character at a time, it took 29 µs for a 74-character text against 6 in
  * JavaScript, and a contact's 100 addresses, each rewriting its growing text, took seconds. A
  * program writing contacts without the function fails on the trigger: an index is never left
@@ -63,15 +64,6 @@ const SQLITE_GRAMS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* M* 
 
 /** The FTS5 arguments of the table (test/contact-search-check.ts builds a copy to compare with). */
 export const SQLITE_GRAMS_TABLE_ARGUMENTS = `grams, content='', detail=none, columnsize=0, prefix='1', tokenize="${SQLITE_GRAMS_TOKENIZER}"`;
-
-/** The name under which the server registers `sqliteGramText` on its SQLite connection. */
-export const SQLITE_GRAMS_FUNCTION = 'listkeeper_grams_text';
-
-/** The text the index is given for a contact's search text: each character and the next one. */
-export function sqliteGramText(text: string): string {
-  const characters = Array.from(text);
-  return characters.map((character, at) => character + (characters[at + 1] ?? '')).join(' ');
-}
 
 /**
  * Fills the index for the contacts with an id above `afterId` (this migration, the demo's bulk
