@@ -45,15 +45,16 @@ const pageCeilingBytes: Record<string, number> = {
   'shell + administrators': pageJsBudgetBytes,
   'shell + held': pageJsBudgetBytes,
   'shell + message': pageJsBudgetBytes,
+  // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
+  'shell + contact-import': pageJsBudgetBytes,
+  'shell + list-members': pageJsBudgetBytes,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9).
-  'shell + contact-import': 155_500,
   'shell + contact-new': 162_300,
   'shell + contact': 166_200,
-  'shell + contacts': 161_400,
-  'shell + list-members': 151_200,
+  'shell + contacts': 160_500,
   'shell + list-settings': 171_400,
   'shell + message-new': 164_000,
-  'shell + messages': 152_200,
+  'shell + messages': 151_300,
 };
 
 interface ManifestChunk {
