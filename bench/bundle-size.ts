@@ -48,10 +48,11 @@ const pageCeilingBytes: Record<string, number> = {
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
   'shell + list-members': pageJsBudgetBytes,
+  // And since the contacts table's virtualizer loads with the first page of more than 100 rows.
+  'shell + contacts': pageJsBudgetBytes,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9).
   'shell + contact-new': 162_300,
   'shell + contact': 166_200,
-  'shell + contacts': 160_500,
   'shell + list-settings': 171_400,
   'shell + message-new': 164_000,
   'shell + messages': 151_300,
