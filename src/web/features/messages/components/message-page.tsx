@@ -1,4 +1,5 @@
 import '../messages.css';
+import '../../../components/safe-html/safe-html-frame.css';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -120,7 +121,14 @@ export function MessagePage({ accountId, messageId }: { accountId: AccountId; me
                       id: 'html',
                       label: 'HTML',
                       content: (
-                        <Suspense fallback={<p role="status">Loading…</p>}>
+                        // The frame's own height meanwhile, so nothing below it moves.
+                        <Suspense
+                          fallback={
+                            <p className="safe-html-frame-loading message-frame" role="status">
+                              Loading…
+                            </p>
+                          }
+                        >
                           <MessageHtml accountId={accountId} message={data} />
                         </Suspense>
                       ),
