@@ -22,7 +22,8 @@ export const pageJsBudgetBytes = 150_000;
 /**
  * Pages still over the page budget, each held to a ceiling so that it can only shrink: at most
  * 0.5 kB above its weight when last measured, no room for a new library. The floor under every page
- * that reads the API is about 116 kB: react-dom 64, react-router 31, TanStack Query 10, zod 11
+ * that reads the API is about 140 kB: the app shell 122 (react-dom 64, react-router 31, TanStack
+ * Query 10 with the hooks the pages use, the shell's own code) and the API client 17, zod 11 of it
  * (zod/mini: its core 9, the English messages 1, the functional API 1; classic zod was 20, its
  * methods on every schema never tree-shake). A page with a form open adds react-hook-form, 16 with
  * its zod resolver. Lower a ceiling when a page gets lighter. A page not named here (a new one)
@@ -38,21 +39,23 @@ const pageCeilingBytes: Record<string, number> = {
   // issue 17 item 9); their dialogs' forms load when a dialog opens (components/form/lazy-form.tsx).
   'shell + accounts': pageJsBudgetBytes,
   'shell + lists': pageJsBudgetBytes,
-  // Weights with the contract on zod/mini, +0.5 kB at most (issue 17 item 9).
-  'shell + accounts-administrators': 153_300,
-  'shell + administrators': 153_200,
-  'shell + contact-import': 159_000,
-  'shell + contact-new': 166_900,
-  'shell + contact': 170_800,
-  'shell + contacts': 164_900,
-  'shell + held': 152_300,
-  'shell + list-members': 155_800,
-  'shell + list-settings': 176_000,
-  'shell + message-new': 168_600,
-  // Its HTML tab needs the sanitizer at once; loading it lazily left e2e/messages.spec.ts's tracker
-  // test waiting for network idle forever (cause not found), so it stays in the page for now.
-  'shell + message': 212_700,
-  'shell + messages': 156_900,
+  // Within it since the shell is one chunk (vite.config.ts, −4.7 kB on every page that reads the
+  // API) and a message's HTML tab loads the sanitizer when it shows.
+  'shell + accounts-administrators': pageJsBudgetBytes,
+  'shell + administrators': pageJsBudgetBytes,
+  'shell + held': pageJsBudgetBytes,
+  'shell + message': pageJsBudgetBytes,
+  // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
+  'shell + contact-import': pageJsBudgetBytes,
+  'shell + list-members': pageJsBudgetBytes,
+  // And since the contacts table's virtualizer loads with the first page of more than 100 rows.
+  'shell + contacts': pageJsBudgetBytes,
+  // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9).
+  'shell + contact-new': 162_300,
+  'shell + contact': 166_200,
+  'shell + list-settings': 171_400,
+  'shell + message-new': 164_000,
+  'shell + messages': 151_300,
 };
 
 interface ManifestChunk {
@@ -146,9 +149,9 @@ export async function bundleSize(distDir: string): Promise<SectionResult> {
 async function classicZodChunks(assetsDir: string, files: string[]): Promise<string[]> {
   const found = await Promise.all(
     files.map(async (name) => {
-      const map = JSON.parse(await readFile(path.join(assetsDir, `${name}.map`), 'utf8')) as {
-        sources?: string[];
-      };
+      // Rolldown's own runtime chunk comes without a map: none of it is zod.
+      const text = await readFile(path.join(assetsDir, `${name}.map`), 'utf8').catch(() => '{}');
+      const map = JSON.parse(text) as { sources?: string[] };
       const classic = map.sources?.some((source) => source.includes('/zod/v4/classic/'));
       return classic ? `assets/${name}` : null;
     }),
@@ -158,15 +161,19 @@ async function classicZodChunks(assetsDir: string, files: string[]): Promise<str
 
 /** The chunks of the given manifest keys and everything they import statically. */
 function closure(manifest: Record<string, ManifestChunk>, keys: string[]): Set<string> {
-  const files = new Set<string>();
+  return new Set([...closureKeys(manifest, keys)].map((key) => manifest[key]?.file ?? key));
+}
+
+/** The manifest keys of the given keys and of everything they import statically. */
+function closureKeys(manifest: Record<string, ManifestChunk>, keys: string[]): Set<string> {
+  const seen = new Set<string>();
   const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    chunk.imports?.forEach(visit);
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    manifest[key].imports?.forEach(visit);
   };
   keys.forEach(visit);
-  return files;
+  return seen;
 }
 
 /** The entry chunks and everything they import statically (dynamic imports load later). */
@@ -194,7 +201,12 @@ function pageClosures(manifest: Record<string, ManifestChunk>) {
       (key) => key.startsWith(ROUTES) && manifest[key]?.file && !/(shell|sign-in|auth-)/.test(key),
     )
     .sort();
-  const lazyParts = manifest[`${ROUTES}shell.tsx`]?.dynamicImports ?? [];
+  // What the shell's chunks load lazily (vite.config.ts groups the shell's modules into one).
+  const early = closureKeys(manifest, entries);
+  const lazyParts = [...closureKeys(manifest, shell)]
+    .filter((key) => !early.has(key))
+    .flatMap((key) => manifest[key]?.dynamicImports ?? [])
+    .filter((key) => key.startsWith('src/'));
   return [
     {
       name: 'sign-in page',

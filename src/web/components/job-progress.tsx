@@ -11,17 +11,8 @@ const STATUS_TEXT = {
   done: 'Finished.',
 } as const;
 
-/** A running job: progress bar, counts, pause/resume/cancel, the rate-limit wait, the failures. */
-export function JobProgress<T>({
-  title,
-  job,
-  state,
-  onDownloadFailures,
-  onClose,
-  summary,
-  failedCount = state.failures.length,
-  listFailures = true,
-}: {
+/** What the job panel shows and offers. */
+export interface JobProgressProps<T> {
   title: string;
   job: Job<T>;
   state: JobState<T>;
@@ -33,7 +24,19 @@ export function JobProgress<T>({
   failedCount?: number;
   /** Whether to list why items failed here (false: the caller lists them with more context). */
   listFailures?: boolean;
-}) {
+}
+
+/** A running job: progress bar, counts, pause/resume/cancel, the rate-limit wait, the failures. */
+export function JobProgress<T>({
+  title,
+  job,
+  state,
+  onDownloadFailures,
+  onClose,
+  summary,
+  failedCount = state.failures.length,
+  listFailures = true,
+}: JobProgressProps<T>) {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     if (state.status !== 'waiting') return;

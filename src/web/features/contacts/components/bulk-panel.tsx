@@ -17,8 +17,9 @@ import {
 } from '../lib/bulk-actions.ts';
 import { downloadText } from '../../../lib/csv.ts';
 import type { ReadAll } from '../controllers/use-contacts-page.ts';
-import { runJob, type Job } from '../../../lib/job-runner.ts';
-import { JobProgress } from '../../../components/job-progress.tsx';
+import type { Job } from '../../../lib/job-runner.ts';
+import { useStartJob } from '../../../lib/start-job.ts';
+import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
 
@@ -51,6 +52,7 @@ export function BulkPanel({
   const [kind, setKind] = useState<BulkAction['kind']>('add-to-list');
   const [list, setList] = useState('');
   const [step, setStep] = useState<Step>({ step: 'choose' });
+  const startJob = useStartJob();
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState(false);
   // The account's lists are read only once the panel is opened (each read costs allowance).
@@ -77,11 +79,12 @@ export function BulkPanel({
     }
   }
 
-  function start(action: BulkAction, plan: BulkPlan) {
+  async function start(action: BulkAction, plan: BulkPlan) {
     const api = apiFor(accountId);
-    const job = runJob(plan.contacts, (contact) => applyBulk(api, action, contact), {
+    const job = await startJob.start(plan.contacts, (contact) => applyBulk(api, action, contact), {
       describe: describeError,
     });
+    if (!job) return;
     setStep({ step: 'running', action, job });
     void job.finished.then(() =>
       Promise.all([
@@ -93,7 +96,7 @@ export function BulkPanel({
 
   if (step.step === 'running' && state) {
     return (
-      <JobProgress
+      <LazyJobProgress
         title={`${BULK_ACTION_LABELS[step.action.kind]}${'list' in step.action ? `: ${step.action.list}` : ''}`}
         job={step.job}
         state={state}
@@ -113,12 +116,13 @@ export function BulkPanel({
       <section className="job" aria-label="Dry run">
         <h2>Dry run</h2>
         <p role="status">{describePlan(step.action, step.plan)}</p>
+        {startJob.loadError && <ErrorMessage error={startJob.loadError} />}
         <div className="actions">
           <button
             type="button"
             className={step.action.kind === 'delete' ? 'button danger' : 'button primary'}
             disabled={step.plan.contacts.length === 0}
-            onClick={() => start(step.action, step.plan)}
+            onClick={() => void start(step.action, step.plan)}
           >
             Start
           </button>

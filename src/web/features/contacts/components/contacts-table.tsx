@@ -1,13 +1,34 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Contact } from '../../../../api/schemas/contact.ts';
-import { CONTACTS_PAINT_MARK, contactRef } from '../../../lib/contact-queries.ts';
+import { contactRef } from '../../../lib/contact-queries.ts';
 import { formatDate, fullName } from '../lib/format.ts';
+import { usePaintMark } from '../lib/paint-mark.ts';
 
 /** Up to this many rows render in full; a longer page renders only what is in view. */
-const RENDER_ALL_UP_TO = 100;
+export const RENDER_ALL_UP_TO = 100;
 const ESTIMATED_ROW_HEIGHT = 42;
+
+type VirtualRowsModule = typeof import('./virtual-rows.tsx');
+let virtualRows: VirtualRowsModule | null = null;
+
+/** The virtualized rows' chunk; the route starts it early when its URL asks for a long page. */
+export function loadVirtualRows(): Promise<VirtualRowsModule> {
+  return import('./virtual-rows.tsx').then((module) => (virtualRows = module));
+}
+
+/**
+ * The virtualized rows once loaded (null before). Not React.lazy: a Suspense fallback is held at
+ * least 300 ms before the content replaces it, and a long page would wait that long.
+ */
+function useVirtualRows(wanted: boolean): VirtualRowsModule | null {
+  const [loaded, setLoaded] = useState(virtualRows);
+  useEffect(() => {
+    // Without it (the chunk could not load) the first rows stay, with the full height.
+    if (wanted && !loaded) void loadVirtualRows().then(setLoaded, () => undefined);
+  }, [wanted, loaded]);
+  return loaded;
+}
 
 interface ContactsTableProps {
   contacts: Contact[];
@@ -26,9 +47,9 @@ export function selectionKey(contact: Contact): string {
 }
 
 /**
- * One page of contacts in a real `<table>`. A long page is virtualized: only rows near the
- * viewport are in the DOM, spacer rows keep the scroll height, and `aria-rowcount`/`aria-rowindex`
- * tell assistive technology where each rendered row sits in the whole result.
+ * One page of contacts in a real `<table>`. A long page is virtualized (virtual-rows.tsx): only
+ * rows near the viewport are in the DOM, and `aria-rowcount`/`aria-rowindex` tell assistive
+ * technology where each rendered row sits in the whole result.
  */
 export function ContactsTable({
   contacts,
@@ -38,35 +59,62 @@ export function ContactsTable({
   onToggle,
   onToggleAll,
 }: ContactsTableProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // Marks the first frame after a new page is committed (bench/contacts-render.ts).
-  useEffect(() => {
-    const frame = requestAnimationFrame(() =>
-      performance.mark(CONTACTS_PAINT_MARK, { detail: { rows: contacts.length } }),
-    );
-    return () => cancelAnimationFrame(frame);
-  }, [contacts]);
+  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
   const virtual = contacts.length > RENDER_ALL_UP_TO;
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
-  const virtualizer = useVirtualizer({
-    count: contacts.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtual
-    ? virtualizer.getVirtualItems()
-    : contacts.map((_, index) => ({ index, start: 0, end: 0, key: index }));
-  const total = virtualizer.getTotalSize();
-  const before = virtual ? (items[0]?.start ?? 0) : 0;
-  const after = virtual ? total - (items.at(-1)?.end ?? 0) : 0;
+  const rows = useVirtualRows(virtual);
+  usePaintMark(contacts, !virtual);
   const selectable = selected !== undefined && onToggle !== undefined;
   const allSelected = selectable && contacts.every((c) => selected.has(selectionKey(c)));
   const columns = 4;
+  const row = (contact: Contact, index: number, measure?: (element: Element | null) => void) => {
+    const key = selectionKey(contact);
+    const name = fullName(contact);
+    return (
+      <tr key={key} data-index={index} ref={measure} aria-rowindex={offset + index + 2}>
+        {/* The selection box shares the name's cell, so the cell is still found by the name. */}
+        <td>
+          {selectable && (
+            <input
+              type="checkbox"
+              className="select-box"
+              aria-label={`Select ${name}`}
+              checked={selected.has(key)}
+              onChange={(event) => onToggle(key, event.target.checked)}
+            />
+          )}
+          <Link to={encodeURIComponent(key)}>{name}</Link>
+        </td>
+        <td>
+          {contact.emails.map((email) => (
+            <span key={String(email.id)} className="cell-line">
+              {email.email}
+            </span>
+          ))}
+        </td>
+        <td>{contact.lists.map((membership) => membership.list).join(', ') || '—'}</td>
+        <td>
+          <time dateTime={contact.created}>{formatDate(contact.created)}</time>
+        </td>
+      </tr>
+    );
+  };
+
+  // Until the virtualizer has loaded: the first rows in full, and the scroll height of them all.
+  const firstRowsThenSpacer = (
+    <>
+      {contacts.slice(0, RENDER_ALL_UP_TO).map((contact, index) => row(contact, index))}
+      <tr aria-hidden="true" className="spacer-row">
+        <td
+          colSpan={columns}
+          style={{ height: (contacts.length - RENDER_ALL_UP_TO) * ESTIMATED_ROW_HEIGHT }}
+        />
+      </tr>
+    </>
+  );
 
   return (
     <div
-      ref={scrollRef}
+      ref={setScrollElement}
       className={virtual ? 'table-scroll contacts-scroll' : 'table-scroll'}
       role="region"
       aria-label="Contacts"
@@ -94,54 +142,18 @@ export function ContactsTable({
           </tr>
         </thead>
         <tbody>
-          {before > 0 && (
-            <tr aria-hidden="true" className="spacer-row">
-              <td colSpan={columns} style={{ height: before }} />
-            </tr>
-          )}
-          {items.map((item) => {
-            const contact = contacts[item.index];
-            if (!contact) return null;
-            const key = selectionKey(contact);
-            const name = fullName(contact);
-            return (
-              <tr
-                key={key}
-                data-index={item.index}
-                ref={virtual ? virtualizer.measureElement : undefined}
-                aria-rowindex={offset + item.index + 2}
-              >
-                {/* The selection box shares the name's cell, so the cell is still found by the name. */}
-                <td>
-                  {selectable && (
-                    <input
-                      type="checkbox"
-                      className="select-box"
-                      aria-label={`Select ${name}`}
-                      checked={selected.has(key)}
-                      onChange={(event) => onToggle(key, event.target.checked)}
-                    />
-                  )}
-                  <Link to={encodeURIComponent(key)}>{name}</Link>
-                </td>
-                <td>
-                  {contact.emails.map((email) => (
-                    <span key={String(email.id)} className="cell-line">
-                      {email.email}
-                    </span>
-                  ))}
-                </td>
-                <td>{contact.lists.map((membership) => membership.list).join(', ') || '—'}</td>
-                <td>
-                  <time dateTime={contact.created}>{formatDate(contact.created)}</time>
-                </td>
-              </tr>
-            );
-          })}
-          {after > 0 && (
-            <tr aria-hidden="true" className="spacer-row">
-              <td colSpan={columns} style={{ height: after }} />
-            </tr>
+          {!virtual ? (
+            contacts.map((contact, index) => row(contact, index))
+          ) : rows ? (
+            <rows.VirtualRows
+              rows={contacts}
+              columns={columns}
+              rowHeight={ESTIMATED_ROW_HEIGHT}
+              scrollElement={scrollElement}
+              renderRow={row}
+            />
+          ) : (
+            firstRowsThenSpacer
           )}
         </tbody>
       </table>

@@ -1,13 +1,13 @@
 import '../contacts.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState, type ReactNode } from 'react';
+import { ErrorMessage } from '../../../components/error-message.tsx';
 import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
 import { downloadText } from '../../../lib/csv.ts';
-import { parseCsv } from '../../../lib/csv-parse.ts';
 import {
   TARGET_LABELS,
   describeImport,
@@ -19,8 +19,9 @@ import {
   type ValidRow,
 } from '../lib/import-contacts.ts';
 import { importRow, type ExistingAddresses, type ImportCounts } from '../lib/import-row.ts';
-import { runJob, type Job } from '../../../lib/job-runner.ts';
-import { JobProgress } from '../../../components/job-progress.tsx';
+import type { Job } from '../../../lib/job-runner.ts';
+import { useStartJob } from '../../../lib/start-job.ts';
+import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
@@ -45,6 +46,7 @@ type Step =
 /** CSV import: paste or a file, map the columns, preview with errors, then a visible job. */
 export function ImportContacts({ accountId }: { accountId: AccountId }) {
   const [step, setStep] = useState<Step>({ step: 'source' });
+  const startJob = useStartJob();
   const [existing, setExisting] = useState<ExistingAddresses>('skip');
   // The pasted CSV outlives the mapping step: "Back" finds it again (nothing typed is lost).
   const [pasted, setPasted] = useState('');
@@ -64,13 +66,14 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
     [customFields.data, lists.data, fieldLimit],
   );
 
-  function start(table: Table, mapping: ColumnTarget[]) {
+  async function start(table: Table, mapping: ColumnTarget[]) {
     const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
     const api = apiFor(accountId);
     const counts: ImportCounts = { created: 0, skipped: 0, merged: 0 };
-    const job = runJob(valid, (row) => importRow(api, row.body, existing, counts), {
+    const job = await startJob.start(valid, (row) => importRow(api, row.body, existing, counts), {
       describe: describeError,
     });
+    if (!job) return;
     setStep({ step: 'running', table, rejected: invalid, job, counts });
     void job.finished.then(() =>
       Promise.all([
@@ -108,6 +111,7 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
     return (
       <>
         {guard}
+        {startJob.loadError && <ErrorMessage error={startJob.loadError} />}
         <MappingForm
           table={step.table}
           mapping={step.mapping}
@@ -116,7 +120,7 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
           onExisting={setExisting}
           onMapping={(mapping) => setStep({ ...step, mapping })}
           onBack={() => setStep({ step: 'source' })}
-          onStart={() => start(step.table, step.mapping)}
+          onStart={() => void start(step.table, step.mapping)}
         />
       </>
     );
@@ -157,7 +161,7 @@ function ImportJob({
   });
   return (
     <>
-      <JobProgress
+      <LazyJobProgress
         title="Import"
         job={step.job}
         state={state}
@@ -185,8 +189,14 @@ function SourceForm({
 }) {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
-  const read = (source: string) => {
-    const [header, ...rows] = parseCsv(source);
+  const read = async (source: string) => {
+    // Papa Parse (6 kB gzip) loads when there is a CSV to read (issue 17 item 9).
+    const parser = await import('../../../lib/csv-parse.ts').catch(() => null);
+    if (!parser) {
+      setError('The CSV reader could not load; the dashboard may have been updated. Reload it.');
+      return;
+    }
+    const [header, ...rows] = parser.parseCsv(source);
     if (!header || rows.length === 0) {
       setError('The CSV needs a header row and at least one row of data.');
       return;
@@ -200,7 +210,7 @@ function SourceForm({
       aria-label="CSV to import"
       onSubmit={(event) => {
         event.preventDefault();
-        read(text);
+        void read(text);
       }}
     >
       <div className="field">

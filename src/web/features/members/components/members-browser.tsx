@@ -4,13 +4,14 @@ import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { JobProgress } from '../../../components/job-progress.tsx';
+import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
 import { PageSizeSelect } from '../../../components/page-size-select.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { downloadText, toCsv } from '../../../lib/csv.ts';
-import { runJob, type Job } from '../../../lib/job-runner.ts';
+import type { Job } from '../../../lib/job-runner.ts';
+import { useStartJob } from '../../../lib/start-job.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { useJobState } from '../../../lib/use-job.ts';
 import { listMemberQueries, readAllMembers } from '../../../lib/list-member-queries.ts';
@@ -163,9 +164,10 @@ function BulkRemove({
   const [asking, setAsking] = useState(false);
   const [job, setJob] = useState<Job<Row> | null>(null);
   const jobState = useJobState(job);
+  const startJob = useStartJob();
   if (job && jobState) {
     return (
-      <JobProgress
+      <LazyJobProgress
         title={`Removing members from ${list}`}
         job={job}
         state={jobState}
@@ -189,6 +191,7 @@ function BulkRemove({
   if (selected.length === 0) return null;
   return (
     <div className="actions">
+      {startJob.loadError && <ErrorMessage error={startJob.loadError} />}
       <button type="button" className="button danger" onClick={() => setAsking(true)}>
         Remove the {selected.length} selected {selected.length === 1 ? 'member' : 'members'}
       </button>
@@ -199,15 +202,17 @@ function BulkRemove({
         onClose={() => setAsking(false)}
         onConfirm={() => {
           setAsking(false);
-          const started = runJob(selected, (row) =>
-            apiFor(accountId).membership.delete(row.membership.id),
-          );
-          void started.finished.then(async () => {
-            onFinished();
-            await queryClient.invalidateQueries({ queryKey: [accountId, 'lists'] });
-            await queryClient.invalidateQueries({ queryKey: [accountId, 'contacts'] });
-          });
-          setJob(started);
+          void startJob
+            .start(selected, (row) => apiFor(accountId).membership.delete(row.membership.id))
+            .then((started) => {
+              if (!started) return;
+              void started.finished.then(async () => {
+                onFinished();
+                await queryClient.invalidateQueries({ queryKey: [accountId, 'lists'] });
+                await queryClient.invalidateQueries({ queryKey: [accountId, 'contacts'] });
+              });
+              setJob(started);
+            });
         }}
       >
         <p>

@@ -3,9 +3,10 @@ import { ApiError } from '../../../../api/errors.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import type { Message } from '../../../../api/schemas/message.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import type { StartJob } from '../../../lib/start-job.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { toCsv } from '../../../lib/csv.ts';
-import { runJob, type Job, type JobFailure } from '../../../lib/job-runner.ts';
+import type { Job, JobFailure } from '../../../lib/job-runner.ts';
 import { markDeleted } from './deleted-messages.ts';
 import { messageQueries } from './message-queries.ts';
 
@@ -57,16 +58,18 @@ export function useDeleteMessage(accountId: AccountId) {
 /**
  * Deletes many messages as a visible job (lib/job-runner.ts): a few at a time, waiting
  * out the rate limit (spec §8) and retrying transient failures. A message already gone counts as
- * deleted. The account's message queries are refreshed when the job ends.
+ * deleted. The account's message queries are refreshed when the job ends. Null: not started
+ * (lib/start-job.ts).
  */
-export function startBulkDelete(
+export async function startBulkDelete(
+  start: StartJob,
   queryClient: QueryClient,
   accountId: AccountId,
   messages: readonly Message[],
-): Job<Message> {
+): Promise<Job<Message> | null> {
   const api = apiFor(accountId);
   const gone: Id[] = [];
-  const job = runJob(
+  const job = await start(
     messages,
     async (message) => {
       try {
@@ -78,6 +81,7 @@ export function startBulkDelete(
     },
     { describe: describeError },
   );
+  if (!job) return null;
   // Only those deleted (or already gone): a failed or cancelled one may still be read.
   void job.finished.then(() => afterMessagesDeleted(queryClient, accountId, gone));
   return job;

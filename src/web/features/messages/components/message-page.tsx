@@ -1,6 +1,7 @@
 import '../messages.css';
+import '../../../components/safe-html/safe-html-frame.css';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../../api/errors.ts';
 import type { Message } from '../../../../api/schemas/message.ts';
@@ -19,9 +20,14 @@ import { useMessageNeighbours, type Neighbour } from '../api/use-message-neighbo
 import { sentAt, subjectOf } from '../lib/format.ts';
 import { readMessageSearch, writeMessageSearch } from '../lib/search-params.ts';
 import { DeleteMessageDialog } from './delete-message-dialog.tsx';
-import { MessageHtml } from './message-html.tsx';
 import { MessageStepper } from './message-stepper.tsx';
 import { MessageThread } from './message-thread.tsx';
+
+// The HTML tab carries the sanitizer (DOMPurify and parse5, about 57 kB gzip): loaded when a
+// message with HTML first shows it, not with the page (issue 17 item 9).
+const MessageHtml = lazy(() =>
+  import('./message-html.tsx').then((module) => ({ default: module.MessageHtml })),
+);
 
 /**
  * Where a deletion leaves the moderator: the message to show next (`null`: back to the list), or
@@ -114,7 +120,18 @@ export function MessagePage({ accountId, messageId }: { accountId: AccountId; me
                     {
                       id: 'html',
                       label: 'HTML',
-                      content: <MessageHtml accountId={accountId} message={data} />,
+                      content: (
+                        // The frame's own height meanwhile, so nothing below it moves.
+                        <Suspense
+                          fallback={
+                            <p className="safe-html-frame-loading message-frame" role="status">
+                              Loading…
+                            </p>
+                          }
+                        >
+                          <MessageHtml accountId={accountId} message={data} />
+                        </Suspense>
+                      ),
                     },
                   ]
                 : []),

@@ -14,8 +14,9 @@ import { usePermissions } from '../../../lib/permissions.ts';
 import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
 import { useSelection } from '../../../lib/use-selection.ts';
 import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
-import { JobProgress } from '../../../components/job-progress.tsx';
+import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
+import { useStartJob } from '../../../lib/start-job.ts';
 import { downloadText } from '../../../lib/csv.ts';
 import type { Job } from '../../../lib/job-runner.ts';
 import { failedMessagesCsv, startBulkDelete } from '../api/delete-message.ts';
@@ -64,6 +65,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
   const [confirmBulk, setConfirmBulk] = useState(false);
   const [job, setJob] = useState<Job<Message> | null>(null);
   const jobState = useJobState(job);
+  const startJob = useStartJob();
 
   const update = (change: Partial<MessageSearch>) =>
     setParams(writeMessageSearch({ ...state, page: 1, ...change }));
@@ -193,8 +195,9 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         </div>
       </div>
 
+      {startJob.loadError && <ErrorMessage error={startJob.loadError} />}
       {job && jobState && (
-        <JobProgress
+        <LazyJobProgress
           title="Deleting messages"
           job={job}
           state={jobState}
@@ -279,7 +282,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         confirmLabel={`Delete ${chosen.length === 1 ? 'the message' : `the ${chosen.length} messages`}`}
         onConfirm={() => {
           setConfirmBulk(false);
-          setJob(startBulkDelete(queryClient, accountId, chosen));
+          void startBulkDelete(startJob.start, queryClient, accountId, chosen).then(setJob);
         }}
         onClose={() => setConfirmBulk(false)}
       >
