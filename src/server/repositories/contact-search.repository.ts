@@ -384,20 +384,28 @@ function likePattern(term: string): string {
 const POSTGRES_BROAD_SHARE = 0.25;
 
 /**
- * The short terms in at least POSTGRES_BROAD_SHARE of the contacts, by the statistics ANALYZE
- * keeps of the index's substrings (the most common ones, with their share). Without statistics
- * (a new database) none is: the index is right for a few contacts.
+ * The page of a short term found in at least a hundredth of the contacts reads the account's ids in
+ * order, comparing each text with LIKE, when its page ends within this many contacts: `xu` (2 %)
+ * over 1M contacts took 45 ms for its first page and count when the page too gathered every
+ * match from the index and sorted them; `torres`, which the planner reads in id order, 25.
  */
-async function postgresBroadTerms(
+const POSTGRES_PAGE_WALK_ROWS = 20_000;
+
+/**
+ * The share of all contacts holding each short term, for the terms among the most common
+ * substrings that ANALYZE keeps statistics of (with their share); a term not among them is rarer.
+ * Without statistics (a new database) none is known: the index is right for a few contacts.
+ */
+async function postgresTermShares(
   db: Kysely<Database>,
   terms: readonly string[],
-): Promise<Set<string>> {
-  if (terms.length === 0) return new Set();
-  const { rows } = await sql<{ term: string }>`select x.term from pg_stats,
+): Promise<Map<string, number>> {
+  if (terms.length === 0) return new Map();
+  const { rows } = await sql<{ term: string; share: number }>`select x.term, x.share from pg_stats,
       unnest(most_common_elems::text::text[], most_common_elem_freqs) as x(term, share)
     where schemaname = current_schema() and tablename = 'contact_search_grams'
-      and x.term = any(${[...terms]}::text[]) and x.share >= ${POSTGRES_BROAD_SHARE}`.execute(db);
-  return new Set(rows.map((row) => row.term));
+      and x.term = any(${[...terms]}::text[])`.execute(db);
+  return new Map(rows.map((row) => [row.term, Number(row.share)]));
 }
 
 async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise<PageAnswer> {
@@ -409,20 +417,25 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
     sql`${contact} in (select contact_id from memberships where list_id = any(${[...lists]}::integer[]))`;
   const text = sql.ref('s.search_text');
   // A term of 1 or 2 characters has no trigram: the index of short substrings (migration
-  // 2026-11-27T0000) finds it, unless it is in most contacts (see postgresBroadTerms). The LIKE
-  // comes first: where the planner reads the account's rows instead, each is compared with it
+  // 2026-11-27T0000) finds it, unless it is in a quarter of the contacts or more
+  // (POSTGRES_BROAD_SHARE), or the page reads the ids in order (POSTGRES_PAGE_WALK_ROWS). The
+  // LIKE comes first: where the planner reads the account's rows instead, each is compared with it
   // before the substrings of its text are computed. `|| ''` keeps it from the trigram index,
   // which would read every entry for a pattern without a trigram (250 ms over 100,000 contacts,
   // ANDed with the right index).
-  const broad = await postgresBroadTerms(
+  const shares = await postgresTermShares(
     db,
     terms.map(({ term }) => term).filter((term) => !indexable(term)),
   );
-  const gramIndexed = (term: string) => !indexable(term) && !broad.has(term);
+  const gramIndexed = (term: string, forPage: boolean) => {
+    const share = shares.get(term) ?? 0;
+    if (indexable(term) || share >= POSTGRES_BROAD_SHARE) return false;
+    return !(forPage && share * POSTGRES_PAGE_WALK_ROWS >= query.offset + query.limit);
+  };
   const grams = (term: string) =>
     sql`${like(sql`(${text} || '')`, term)} and listkeeper_grams(${text}) @> ${[term]}::text[]`;
-  const textMatch = (term: string) => {
-    if (gramIndexed(term)) return sql`(${grams(term)})`;
+  const textMatch = (term: string, forPage: boolean) => {
+    if (gramIndexed(term, forPage)) return sql`(${grams(term)})`;
     const part = lookupPart(term);
     // `|| ''` keeps the whole term out of the index condition: it is checked on each contact found.
     return part === term
@@ -433,22 +446,26 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
   let from: RawBuilder<unknown>;
   let contact: RawBuilder<unknown>;
   const conditions: RawBuilder<unknown>[] = [];
+  // The terms' conditions: the count's, and the page's (which may read the ids in order instead).
+  const countTerms: RawBuilder<unknown>[] = [];
+  const pageTerms: RawBuilder<unknown>[] = [];
   if (terms.length > 0) {
     // One trigram index scan for every term (and the account).
     from = sql`contact_search s`;
     contact = sql.ref('s.contact_id');
     conditions.push(sql`s.account_id = ${a}`);
+    const termCondition = (term: string, lists: readonly number[], forPage: boolean) =>
+      lists.length === 0
+        ? textMatch(term, forPage)
+        : !gramIndexed(term, forPage)
+          ? sql`(${textMatch(term, forPage)} or ${members(contact, lists)})`
+          : // An OR would hide the index from the planner: the short term's matches and the
+            // members, as one set.
+            sql`${contact} in (select s.contact_id from contact_search s where s.account_id = ${a} and ${grams(term)}
+                union select contact_id from memberships where list_id = any(${[...lists]}::integer[]))`;
     for (const { term, lists } of terms) {
-      conditions.push(
-        lists.length === 0
-          ? textMatch(term)
-          : !gramIndexed(term)
-            ? sql`(${textMatch(term)} or ${members(contact, lists)})`
-            : // An OR would hide the index from the planner: the short term's matches and the
-              // members, as one set.
-              sql`${contact} in (select s.contact_id from contact_search s where s.account_id = ${a} and ${grams(term)}
-                union select contact_id from memberships where list_id = any(${[...lists]}::integer[]))`,
-      );
+      countTerms.push(termCondition(term, lists, false));
+      pageTerms.push(termCondition(term, lists, true));
     }
   } else if (query.id === undefined && query.emailKey === undefined && query.orphans) {
     from = sql`contact_orphans o`;
@@ -489,7 +506,8 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
       conditions.push(lists.length > 0 ? sql`(${visible} or ${members(contact, lists)})` : visible);
     }
   }
-  const where = sql.join(conditions, sql` and `);
+  const where = sql.join([...conditions, ...countTerms], sql` and `);
+  const pageWhere = sql.join([...conditions, ...pageTerms], sql` and `);
   // The page in id order, then (when it is full) the count: for a common term PostgreSQL reads the
   // ids in order and stops at the page's end (1.5 ms of CPU over 1M contacts for `torres`), for a
   // rare one it takes the few the trigram index finds; one statement for both, the matches
@@ -506,7 +524,7 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
   };
   return runOnConnection(db, {
     page: compile(
-      sql`select ${contact} from ${from} where ${where} order by ${contact} limit ${query.limit} offset ${query.offset}`,
+      sql`select ${contact} from ${from} where ${pageWhere} order by ${contact} limit ${query.limit} offset ${query.offset}`,
     ),
     // Without a filter the account's size is kept by triggers (migration 0410).
     count: compile(
