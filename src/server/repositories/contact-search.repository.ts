@@ -384,10 +384,12 @@ function likePattern(term: string): string {
 const POSTGRES_BROAD_SHARE = 0.25;
 
 /**
- * The page of a short term found in at least a hundredth of the contacts reads the account's ids in
- * order, comparing each text with LIKE, when its page ends within this many contacts: `xu` (2 %)
- * over 1M contacts took 45 ms for its first page and count when the page too gathered every
- * match from the index and sorted them; `torres`, which the planner reads in id order, 25.
+ * The page of a short term reads the account's ids in order, comparing each text with LIKE, when
+ * by its share the page ends within this many contacts (share × this ≥ offset + limit: a first
+ * page of 100 for a term in 0.5 % of the contacts or more). `xu` (2 %) over 1M contacts took 45 ms
+ * for its first page and count when the page too gathered every match from the index and sorted
+ * them; `torres`, which the planner reads in id order, 25. Its count, and deeper pages, still read
+ * the index.
  */
 const POSTGRES_PAGE_WALK_ROWS = 20_000;
 
