@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig, type Rolldown } from 'vite';
+import { precompress } from './src/gateway/precompress.ts';
 
 // The reference server the dev proxy forwards to (`npm run dev` starts it on 8080).
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
@@ -7,6 +8,7 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '8080'}`;
 export default defineConfig({
   root: import.meta.dirname,
   publicDir: 'public',
+  plugins: [precompress()],
   // Vite 8 transforms TSX with Oxc itself; no React plugin needed.
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'react' },

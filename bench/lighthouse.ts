@@ -181,6 +181,12 @@ async function audit(page: Page, url: string): Promise<Audited> {
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
   if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  // LIGHTHOUSE_REPORT_DIR keeps each run's whole report, to read why a page scored as it did.
+  const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
+  if (reportDir) {
+    const name = `${new URL(url).pathname.replaceAll('/', '_')}-${Date.now()}.json`;
+    fs.writeFileSync(path.join(reportDir, name), JSON.stringify(lhr));
+  }
   const score = (category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
   const value = (audit: string) => lhr.audits[audit]?.numericValue ?? Number.NaN;
   return {

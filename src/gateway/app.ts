@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config.ts';
 import { csrfProblem } from './csrf.ts';
 import { GatewayImageQuery, imageOfMessage, messagePath } from './message-image.ts';
 import { API_HEADERS, PAGE_SECURITY_HEADERS } from './page-headers.ts';
+import { dashboardStaticOptions } from './static-files.ts';
 import {
   API_ROOT,
   apiPathProblem,
@@ -384,7 +385,7 @@ export async function buildGateway({
 
   const hasDashboard = fs.existsSync(path.join(config.staticDir, 'index.html'));
   if (hasDashboard)
-    await app.register(fastifyStatic, { root: config.staticDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, dashboardStaticOptions(config.staticDir));
   else app.log.warn(`No dashboard in ${config.staticDir}: run \`npm run build\``);
 
   app.setNotFoundHandler((request, reply) => {

@@ -18,6 +18,7 @@ import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
 import { readJsonBody } from './http/json-body.ts';
 import { readUnlabelledBody } from './http/unlabelled-body.ts';
+import { dashboardStaticOptions } from '../gateway/static-files.ts';
 import { HttpError } from './http/http-error.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { refuseTokenInUrl } from './http/token-in-url.ts';
@@ -150,7 +151,7 @@ export async function buildApp({
   const staticDir = config.staticDir;
   const hasDashboard = fs.existsSync(path.join(staticDir, 'index.html'));
   if (hasDashboard) {
-    await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, dashboardStaticOptions(staticDir));
   }
 
   // No hook runs here either (the route hooks above are per route): this handler does what they do.

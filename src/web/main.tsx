@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { preloadSessionRestore } from './app/guards.ts';
 import { AppRouter } from './app/router.tsx';
 import { loadConfig } from './lib/config.ts';
 import { applyTheme, readThemeChoice } from './lib/theme.ts';
@@ -12,6 +13,7 @@ makeZodJitless();
 applyTheme(readThemeChoice());
 // Ask for /config.json while React starts; the router's middleware awaits the same promise.
 void loadConfig();
+preloadSessionRestore(location.pathname);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

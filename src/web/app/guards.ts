@@ -8,6 +8,17 @@ export const loadConfiguration: MiddlewareFunction = async () => {
   await loadConfig();
 };
 
+/** The session restore of `requireSession`, for a page that will need it. */
+const loadRestore = () => import('../features/auth/api/restore-session.ts');
+
+/**
+ * A reload of a signed-in page restores its session before anything else: its code loads beside
+ * `/config.json` rather than after it, one round trip sooner (issue 17 item 9, Lighthouse).
+ */
+export function preloadSessionRestore(pathname: string): void {
+  if (!/^\/(?:sign-in|auth\/)/.test(pathname)) void loadRestore();
+}
+
 /**
  * The signed-in shell: without a session in memory, restore it (the gateway's session, or OAuth
  * re-authorization after a reload), else go to the sign-in page and come back afterwards.
@@ -16,7 +27,7 @@ export const requireSession: MiddlewareFunction = async ({ request }) => {
   if (getSession().status === 'signed-in') return;
   const url = new URL(request.url);
   const returnTo = `${url.pathname}${url.search}`;
-  const { restoreSession } = await import('../features/auth/api/restore-session.ts');
+  const { restoreSession } = await loadRestore();
   const outcome = await restoreSession(returnTo);
   if (outcome === 'restored') return;
   throw redirect(returnTo === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
