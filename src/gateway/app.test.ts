@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -153,6 +154,49 @@ describe('the gateway over HTTP', () => {
     expect(forwarded?.url).toBe('/api/2/contacts/?limit=5');
     expect(forwarded?.headers.authorization).toBe('Bearer the-key');
     expect(forwarded?.headers.cookie).toBeUndefined();
+  });
+
+  it("compresses the API's answers over 1 kB as the browser accepts", async () => {
+    const page = JSON.stringify({
+      data: Array.from({ length: 100 }, (_, id) => ({ id, firstname: `Contact ${id}` })),
+      count: 100,
+    });
+    const upstream = await standIn((request) =>
+      request.url === '/api/2/contacts/1/'
+        ? { status: 200, body: '{"id":1}' }
+        : { status: 200, body: page },
+    );
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url);
+    const { cookie } = await signIn(app);
+    const get = (url: string, acceptEncoding?: string) =>
+      app.inject({
+        url,
+        headers: {
+          ...fromDashboard,
+          cookie,
+          ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+      });
+
+    const brotli = await get('/api/2/contacts/', 'gzip, deflate, br, zstd');
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/^application\/json/);
+    expect(brotli.headers['cache-control']).toBe('no-store');
+    expect(brotli.rawPayload.length).toBeLessThan(page.length / 4);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(page);
+
+    const gzip = await get('/api/2/contacts/', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(page);
+
+    const plain = await get('/api/2/contacts/');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(page);
+    const small = await get('/api/2/contacts/1/', 'br');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toBe('{"id":1}');
   });
 
   it('answers 502 when the upstream cannot be reached, 504 when it does not answer in time', async () => {
