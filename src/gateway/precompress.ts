@@ -27,7 +27,9 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
+    // After a successful write only (closeBundle also runs after a failed build); the public
+    // folder's files were copied before it.
+    async writeBundle() {
       await precompressDirectory(outDir);
     },
   };
