@@ -16,7 +16,8 @@ const loadRestore = () => import('../features/auth/api/restore-session.ts');
  * `/config.json` rather than after it, one round trip sooner (issue 17 item 9, Lighthouse).
  */
 export function preloadSessionRestore(pathname: string): void {
-  if (!/^\/(?:sign-in|auth\/)/.test(pathname)) void loadRestore();
+  // A chunk that cannot load is reported by `requireSession`, which asks for it again.
+  if (!/^\/(?:sign-in|auth\/)/.test(pathname)) loadRestore().catch(() => undefined);
 }
 
 /**
