@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import { expectEachEncoding } from './test/encodings.ts';
 import { PIXEL_GIF, imageHost } from './test/image-host.ts';
 import { freshPostgresDatabase } from './test/session-databases.ts';
 import { openSessionStore } from './open-session-store.ts';
@@ -179,21 +179,11 @@ describe('the gateway over HTTP', () => {
         },
       });
 
-    const brotli = await get('/api/2/contacts/', 'gzip, deflate, br, zstd');
-    expect(brotli.statusCode).toBe(200);
-    expect(brotli.headers['content-encoding']).toBe('br');
+    const brotli = await expectEachEncoding((accept) => get('/api/2/contacts/', accept), page);
     expect(brotli.headers['content-type']).toMatch(/^application\/json/);
     expect(brotli.headers['cache-control']).toBe('no-store');
     expect(brotli.rawPayload.length).toBeLessThan(page.length / 4);
-    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(page);
 
-    const gzip = await get('/api/2/contacts/', 'gzip');
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).toString()).toBe(page);
-
-    const plain = await get('/api/2/contacts/');
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe(page);
     const small = await get('/api/2/contacts/1/', 'br');
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.body).toBe('{"id":1}');

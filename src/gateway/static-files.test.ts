@@ -7,6 +7,7 @@ import { precompressDirectory } from './precompress.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { openSessionStore } from './open-session-store.ts';
+import { expectEachEncoding } from './test/encodings.ts';
 
 /**
  * The built dashboard leaves the gateway compressed, as the build wrote it (precompress.ts),
@@ -68,20 +69,12 @@ describe('the dashboard files', () => {
   });
 
   it('sends the copy the browser accepts, Brotli first, and says the answer varies with it', async () => {
-    const brotli = await get('/assets/index-BaEV5fLb.js', 'gzip, deflate, br, zstd');
-    expect(brotli.statusCode).toBe(200);
-    expect(brotli.headers['content-encoding']).toBe('br');
+    const brotli = await expectEachEncoding(
+      (accept) => get('/assets/index-BaEV5fLb.js', accept),
+      script,
+    );
     expect(brotli.headers['content-type']).toMatch(/javascript/);
     expect(brotli.headers.vary).toMatch(/accept-encoding/i);
-    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(script);
-
-    const gzip = await get('/assets/index-BaEV5fLb.js', 'gzip');
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
-
-    const plain = await get('/assets/index-BaEV5fLb.js');
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe(script);
 
     // A file too small to compress is sent as it is, whatever the browser accepts.
     const tiny = await get('/assets/tiny-Ab12Cd34.js', 'br');
