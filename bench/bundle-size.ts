@@ -22,12 +22,13 @@ export const pageJsBudgetBytes = 150_000;
 /**
  * Pages still over the page budget, each held to a ceiling so that it can only shrink: at most
  * 0.5 kB above its weight when last measured, no room for a new library. The floor under every page
- * that reads the API is about 140 kB: the app shell 122 (react-dom 64, react-router 31, TanStack
- * Query 10 with the hooks the pages use, the shell's own code) and the API client 17, zod 11 of it
- * (zod/mini: its core 9, the English messages 1, the functional API 1; classic zod was 20, its
- * methods on every schema never tree-shake). A page with a form open adds react-hook-form, 16 with
- * its zod resolver. Lower a ceiling when a page gets lighter. A page not named here (a new one)
- * gets 166: the floor plus a page's own code; name it once it has a weight.
+ * that reads the API is about 138 kB: the app shell 122 (react-dom 64, react-router 31, TanStack
+ * Query 10 with the hooks the pages use, the shell's own code) and the API client 16, zod 10 of it
+ * (zod/mini: its core 9, the functional API 1; classic zod was 20, its methods on every schema never
+ * tree-shake). A page with a form open adds react-hook-form, 16 with its zod resolver, and zod's
+ * English messages, 1 (api/english-messages.ts). Lower a ceiling when a page gets lighter. A page
+ * not named here (a new one) gets 166: the floor plus a page's own code; name it once it has a
+ * weight.
  */
 const newPageCeilingBytes = 166_000;
 const pageCeilingBytes: Record<string, number> = {
@@ -50,12 +51,14 @@ const pageCeilingBytes: Record<string, number> = {
   'shell + list-members': pageJsBudgetBytes,
   // And since the contacts table's virtualizer loads with the first page of more than 100 rows.
   'shell + contacts': pageJsBudgetBytes,
+  // Since zod's English messages load with the form kit and the reasons for the server's
+  // extensions stay on the server (api/extension-reasons.ts): −1.3 kB on every page without a form.
+  'shell + messages': pageJsBudgetBytes,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9).
   'shell + contact-new': 162_300,
   'shell + contact': 166_200,
   'shell + list-settings': 171_400,
   'shell + message-new': 164_000,
-  'shell + messages': 151_300,
 };
 
 interface ManifestChunk {

@@ -480,6 +480,8 @@ describe('errors (spec §7, §8)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 200 });
     expect((error as Error).message).toContain('GET /contacts/:id/');
+    // The field is named, whether or not zod's English messages are loaded (english-messages.ts).
+    expect((error as Error).message).toMatch(/does not match API v2 at id: /);
   });
 
   it('turns a non-JSON success answer into an ApiContractError', async () => {

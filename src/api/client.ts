@@ -78,9 +78,12 @@ export function createApiClient(options: ApiClientOptions) {
     const candidate = operation.collection ? pickCollection(payload) : pickSingle(payload);
     const parsed = operation.response.safeParse(candidate);
     if (!parsed.success) {
+      // The field's path says what is wrong where zod's words are not loaded (english-messages.ts).
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
       throw new ApiContractError(
         response.status,
-        `The server's answer to ${operation.method} ${operation.path} does not match API v2: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+        `The server's answer to ${operation.method} ${operation.path} does not match API v2${where}: ${issue?.message ?? 'invalid'}`,
       );
     }
     return parsed.data as Output<K>;

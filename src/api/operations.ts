@@ -21,13 +21,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /**
  * One operation of spec §4. `path` is relative to /api/2 and ends with a slash (spec §1 rule 1);
  * `:id` and `:name` are path segments. `collection` marks answers whose array key the spec does not
- * name: the client accepts a bare array, `data`, or the object's one array-valued property.
- * `extension` marks an operation the reference server adds beyond spec v2 (its `section` is
- * `extension`), saying why: the dashboard feature-detects it and does without it elsewhere.
+ * name: the client accepts a bare array, `data`, or the object's one array-valued property. The
+ * section `extension` marks an operation the reference server adds beyond spec v2 (why: in
+ * extension-reasons.ts): the dashboard feature-detects it and does without it elsewhere.
  */
 export interface Operation {
   readonly section: string;
-  readonly extension?: string;
   readonly method: HttpMethod;
   readonly path: string;
   readonly query?: z.ZodMiniType;
@@ -40,14 +39,10 @@ const NoQuery = z.strictObject({});
 
 /**
  * The `section` of a reference-server extension: an operation beyond spec §4, with its reason in
- * `extension` (the spec-coverage test holds every other section to the spec's tables). The
+ * EXTENSION_REASONS (the spec-coverage test holds every other section to the spec's tables). The
  * dashboard feature-detects them: a server without one answers 404 and the feature does without.
  */
 export const EXTENSION = 'extension';
-
-/** Why the held queue exists: spec v2 stores moderation settings but offers no way to moderate. */
-const HELD_QUEUE =
-  'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
 
 /**
  * Every operation of spec §4.1–4.7, then the reference server's extensions, keyed
@@ -83,15 +78,7 @@ export const OPERATIONS = {
   'messages.get': { section: '4.5', method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message },
   'messages.send': { section: '4.5', method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody },
   'messages.delete': { section: '4.5', method: 'DELETE', path: '/messages/:id/', response: SuccessBody },
-  'messages.image': {
-    section: EXTENSION,
-    extension:
-      'a remote image the message HTML references, fetched by the server and answered as a data: URL ({url, data_url}), so "show images" works without relaxing the CSP (SECURITY.md 13, 24); http(s), raster types, size and time capped',
-    method: 'GET',
-    path: '/messages/:id/images/',
-    query: MessageImageQuery,
-    response: MessageImage,
-  },
+  'messages.image': { section: EXTENSION, method: 'GET', path: '/messages/:id/images/', query: MessageImageQuery, response: MessageImage },
 
   'users.list': { section: '4.6', method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true },
   'users.get': { section: '4.6', method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator },
@@ -107,22 +94,14 @@ export const OPERATIONS = {
   'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
 
   // The held queue (schemas/held.ts), permission `approval` (§2.6).
-  'held.list': { section: EXTENSION, extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage },
-  'held.get': { section: EXTENSION, extension: HELD_QUEUE, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail },
-  'held.approve': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome },
-  'held.reject': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome },
-  'held.discard': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome },
-  'held.bulk': { section: EXTENSION, extension: HELD_QUEUE, method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome },
+  'held.list': { section: EXTENSION, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage },
+  'held.get': { section: EXTENSION, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail },
+  'held.approve': { section: EXTENSION, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome },
+  'held.reject': { section: EXTENSION, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome },
+  'held.discard': { section: EXTENSION, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome },
+  'held.bulk': { section: EXTENSION, method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome },
 
-  'caller.get': {
-    section: EXTENSION,
-    extension:
-      'the address the server checks a cidr restriction against (§2.6), so the dashboard can warn before a cidr shuts out the administrator typing it; and the administrator entry behind the key or token with its account (spec v2 has no "who am I"), so the dashboard shows each person only what their permissions allow',
-    method: 'GET',
-    path: '/caller/',
-    query: NoQuery,
-    response: Caller,
-  },
+  'caller.get': { section: EXTENSION, method: 'GET', path: '/caller/', query: NoQuery, response: Caller },
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -10,12 +10,8 @@ import {
 } from './constants.ts';
 import { formFlags } from './form-encoding.ts';
 
-/**
- * zod/mini (not classic zod, whose every schema carries every method, so none of it tree-shakes:
- * issue 17 item 9) loads no locale: the default messages ("Invalid input: expected string") are
- * classic's English ones, which the server's 400 answers and the dashboard's fields show.
- */
-z.config(z.locales.en());
+// zod/mini, not classic zod, whose every schema carries every method, so none of it tree-shakes
+// (issue 17 item 9). Its messages in words load where they are shown: english-messages.ts.
 
 /**
  * Building blocks shared by the resource schemas. Identifiers are the service's own: the reference

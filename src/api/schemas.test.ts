@@ -10,6 +10,7 @@ import {
   SEARCH_MAX_LENGTH,
   SUBSCRIPTION_MODES,
 } from './constants.ts';
+import './english-messages.ts';
 import { parseForm } from './form-encoding.ts';
 import { Cidr, isCidr, isValidRegex } from './primitives.ts';
 import { AccountCreate, AccountQuery, AccountUpdate } from './schemas/account.ts';
@@ -484,9 +485,9 @@ describe('input bounds (SECURITY.md 21, issue 16 finding 1)', () => {
   });
 });
 
-describe('messages a schema does not word itself (zod/mini loads no locale: primitives.ts)', () => {
+describe('messages a schema does not word itself (english-messages.ts)', () => {
   // The server's 400s and the dashboard's fields said these in English under classic zod; this
-  // file loads no classic zod, as the browser does not.
+  // file loads no classic zod, as the browser does not, so the words come from the module alone.
   it('names what was expected, in English', () => {
     expect(refusal(MessageQuery, 'direction=up')).toBe('direction: Invalid option: expected one of "asc"|"desc"');
     expect(refusal(AccountCreate, 'name=a&subscriptions=free')).toBe(

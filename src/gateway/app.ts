@@ -5,6 +5,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import * as oauth from 'oauth4webapi';
+// The 400 answers say what is wrong in words (zod's English messages).
+import '../api/english-messages.ts';
 import { GATEWAY_PATHS, GATEWAY_REQUEST_HEADER, type GatewaySession } from '../api/gateway.ts';
 import type { GatewayConfig } from './config.ts';
 import { csrfProblem } from './csrf.ts';

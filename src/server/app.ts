@@ -9,6 +9,8 @@ import Fastify, {
   type FastifyRequest,
   type HookHandlerDoneFunction,
 } from 'fastify';
+// The 400 answers say what is wrong in words (zod's English messages).
+import '../api/english-messages.ts';
 import { readFormBody } from '../api/form-encoding.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';

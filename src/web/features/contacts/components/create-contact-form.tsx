@@ -1,5 +1,5 @@
 import '../contacts.css';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useId, useRef, type FormEvent } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';

@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useFieldArray, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/schemas/contact.ts';
