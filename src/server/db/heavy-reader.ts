@@ -95,6 +95,12 @@ const WORKER_CACHE_KIB = 32 * 1024;
 /** What a worker is sent: a page of contact ids, or the rows of one statement. */
 export type WorkerJob = { page: PageJob } | { rows: Statement };
 
+/** What a worker answers a job with. */
+type WorkerAnswer = { id: number; answer?: PageAnswer | Rows; error?: string };
+
+/** How long close() lets a worker start, finish its statement and end before it is terminated. */
+const CLOSE_GRACE_MS = 10_000;
+
 interface Pending {
   id: number;
   job: WorkerJob;
@@ -110,6 +116,8 @@ interface Pending {
 export function startReadPool(file: string, size = defaultPoolSize()): ReadPool {
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
+  /** Every worker until it exits, with what close() waits for: its start, then its exit. */
+  const live = new Map<Worker, { ready: Promise<void>; exited: Promise<void> }>();
   const queue: Pending[] = [];
   let started = 0;
   let nextId = 1;
@@ -121,7 +129,17 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
       workerData: { file, cacheKib: WORKER_CACHE_KIB },
     });
     worker.unref();
-    worker.on('message', (message: { id: number; answer?: PageAnswer | Rows; error?: string }) => {
+    let ready = () => {};
+    let exited = () => {};
+    live.set(worker, {
+      ready: new Promise((resolve) => (ready = resolve)),
+      exited: new Promise((resolve) => (exited = resolve)),
+    });
+    worker.on('message', (message: WorkerAnswer | { ready: true }) => {
+      if ('ready' in message) {
+        ready();
+        return;
+      }
       const pending = busy.get(worker);
       if (!pending || pending.id !== message.id) return;
       busy.delete(worker);
@@ -135,6 +153,9 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
       if (gone) return;
       gone = true;
       started -= 1;
+      live.delete(worker);
+      ready();
+      exited();
       const pending = busy.get(worker);
       busy.delete(worker);
       const at = idle.indexOf(worker);
@@ -171,12 +192,25 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
     warm() {
       while (!closed && started < size) idle.push(spawn());
     },
+    /**
+     * Each worker is asked to end once it has started, after its statement: terminating a thread
+     * while it loads better-sqlite3's native addon aborts the process (seen in CI: "FATAL ERROR:
+     * Error::New napi_get_last_error_info", SIGABRT). One that has not ended after the grace
+     * period is terminated.
+     */
     async close() {
       closed = true;
       for (const pending of queue.splice(0)) pending.reject(new Error('The database is closed'));
-      const workers = [...idle, ...busy.keys()];
       idle.length = 0;
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      await Promise.all(
+        [...live].map(async ([worker, { ready, exited }]) => {
+          const grace = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+          await ready;
+          worker.postMessage({ close: true });
+          await exited;
+          clearTimeout(grace);
+        }),
+      );
     },
   };
 }

@@ -33,13 +33,20 @@ const run = db.transaction((job: PageJob): PageAnswer => {
   return { ids, count };
 });
 
-parentPort?.on('message', (message: { id: number; job: WorkerJob }) => {
+// The pool may now end this thread: until here it was loading the driver's native addon, and a
+// thread terminated then aborts the whole process (heavy-reader.ts, close()).
+parentPort?.postMessage({ ready: true });
+
+parentPort?.on('message', (message: { id: number; job: WorkerJob } | { close: true }) => {
+  if ('close' in message) {
+    db.close();
+    parentPort?.close();
+    return;
+  }
   try {
     const { job } = message;
     const answer: PageAnswer | Rows =
-      'page' in job
-        ? run(job.page)
-        : (prepare(job.rows.sql).all(job.rows.parameters) as Rows);
+      'page' in job ? run(job.page) : (prepare(job.rows.sql).all(job.rows.parameters) as Rows);
     parentPort?.postMessage({ id: message.id, answer });
   } catch (error) {
     parentPort?.postMessage({
