@@ -12,6 +12,7 @@ import Fastify, {
 // The 400 answers say what is wrong in words (zod's English messages).
 import '../api/english-messages.ts';
 import { readFormBody } from '../api/form-encoding.ts';
+import { dashboardStaticOptions } from '../gateway/static-files.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -20,7 +21,6 @@ import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
 import { readJsonBody } from './http/json-body.ts';
 import { readUnlabelledBody } from './http/unlabelled-body.ts';
-import { dashboardStaticOptions } from '../gateway/static-files.ts';
 import { HttpError } from './http/http-error.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { refuseTokenInUrl } from './http/token-in-url.ts';

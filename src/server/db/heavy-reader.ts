@@ -116,15 +116,13 @@ interface Pending {
 export function startReadPool(file: string, size = defaultPoolSize()): ReadPool {
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
-  /** Every worker until it exits, with what close() waits for: its start, then its exit. */
+  /** Every worker until it exits (their number is the pool's size), with what close() waits for. */
   const live = new Map<Worker, { ready: Promise<void>; exited: Promise<void> }>();
   const queue: Pending[] = [];
-  let started = 0;
   let nextId = 1;
   let closed = false;
 
   const spawn = (): Worker => {
-    started += 1;
     const worker = new Worker(new URL('./read-worker.ts', import.meta.url), {
       workerData: { file, cacheKib: WORKER_CACHE_KIB },
     });
@@ -148,12 +146,9 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
       idle.push(worker);
       pump();
     });
-    let gone = false;
     const lost = (error: Error) => {
-      if (gone) return;
-      gone = true;
-      started -= 1;
-      live.delete(worker);
+      // Once only, whether 'error' or 'exit' comes first.
+      if (!live.delete(worker)) return;
       ready();
       exited();
       const pending = busy.get(worker);
@@ -170,7 +165,7 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
 
   const pump = () => {
     while (queue.length > 0 && !closed) {
-      const worker = idle.pop() ?? (started < size ? spawn() : undefined);
+      const worker = idle.pop() ?? (live.size < size ? spawn() : undefined);
       if (!worker) return;
       const pending = queue.shift() as Pending;
       busy.set(worker, pending);
@@ -190,7 +185,7 @@ export function startReadPool(file: string, size = defaultPoolSize()): ReadPool 
     run: (job) => send({ page: job }) as Promise<PageAnswer>,
     rows: (statement) => send({ rows: statement }) as Promise<Rows>,
     warm() {
-      while (!closed && started < size) idle.push(spawn());
+      while (!closed && live.size < size) idle.push(spawn());
     },
     /**
      * Each worker is asked to end once it has started, after its statement: terminating a thread
