@@ -70,7 +70,7 @@ if (!(flags['reuse-dist'] && existsSync(path.join(distDir, '.vite/manifest.json'
 }
 
 const sections: { id: string; chosen: boolean; run: () => Promise<SectionResult> }[] = [
-  { id: 'bundle', chosen: flags['check-bundle'], run: () => bundleSize(distDir) },
+  { id: 'bundle', chosen: flags['check-bundle'], run: () => bundleSize(distDir, repoRoot) },
   { id: 'render', chosen: flags.render, run: () => contactsRender(distDir) },
   {
     id: 'server',
