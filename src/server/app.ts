@@ -12,6 +12,7 @@ import Fastify, {
 // The 400 answers say what is wrong in words (zod's English messages).
 import '../api/english-messages.ts';
 import { readFormBody } from '../api/form-encoding.ts';
+import { answerClientError } from '../gateway/client-error.ts';
 import { dashboardStaticOptions } from '../gateway/static-files.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
@@ -54,7 +55,8 @@ export async function buildApp({
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Long search strings are legitimate; the router's default of 100 characters is not enough.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Errors the router raises before any route runs still answer in the spec's shape (§7).
+    // Errors Node and the router raise before any route runs still answer in the spec's shape (§7).
+    clientErrorHandler: answerClientError,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const [status, message] = frameworkError(error);
       setSecurityHeaders(reply, request.url);
