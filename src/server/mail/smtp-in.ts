@@ -4,7 +4,12 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
 import { readMessageBytes } from './message-bytes.ts';
-import { processInbound, type InboundOutcome, type ReceivingList } from './pipeline.ts';
+import {
+  processInbound,
+  UnreadableMessageError,
+  type InboundOutcome,
+  type ReceivingList,
+} from './pipeline.ts';
 
 /** What the listener did with one message for one list (tests and logs read it). */
 export type Received = { list: string; outcome: InboundOutcome };
@@ -88,6 +93,10 @@ export async function startSmtpIn(
       })().then(
         (refusal) => callback(refusal),
         (error: unknown) => {
+          // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
+          if (error instanceof UnreadableMessageError) {
+            return callback(smtpError(554, `5.6.0 The message cannot be read: ${error.message}`));
+          }
           options.onError?.(error);
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },
