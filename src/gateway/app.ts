@@ -9,6 +9,7 @@ import * as oauth from 'oauth4webapi';
 import '../api/english-messages.ts';
 import { GATEWAY_PATHS, GATEWAY_REQUEST_HEADER, type GatewaySession } from '../api/gateway.ts';
 import type { GatewayConfig } from './config.ts';
+import { answerClientError } from './client-error.ts';
 import { csrfProblem } from './csrf.ts';
 import { GatewayImageQuery, imageOfMessage, messagePath } from './message-image.ts';
 import { API_HEADERS, PAGE_SECURITY_HEADERS } from './page-headers.ts';
@@ -93,6 +94,13 @@ export async function buildGateway({
     bodyLimit: BODY_LIMIT,
     // Path segments such as URL-encoded addresses (spec §4.2) are longer than the default 100.
     routerOptions: { maxParamLength: 2000 },
+    // What Node and the router refuse before any route runs is answered in the spec's shape too (§7).
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, _request, reply) => {
+      void (error.code === 'FST_ERR_BAD_URL'
+        ? sendError(reply, 400, 'The URL is not validly percent-encoded')
+        : sendError(reply, 500, 'Internal server error'));
+    },
   });
 
   // Bodies are forwarded as the browser sent them; the gateway reads only its own small forms.
@@ -389,8 +397,7 @@ export async function buildGateway({
   }
 
   const hasDashboard = fs.existsSync(path.join(config.staticDir, 'index.html'));
-  if (hasDashboard)
-    await app.register(fastifyStatic, dashboardStaticOptions(config.staticDir));
+  if (hasDashboard) await app.register(fastifyStatic, dashboardStaticOptions(config.staticDir));
   else app.log.warn(`No dashboard in ${config.staticDir}: run \`npm run build\``);
 
   app.setNotFoundHandler((request, reply) => {
@@ -417,7 +424,10 @@ export async function buildGateway({
  * guessing: every request here must carry the dashboard's header (SECURITY.md 27), so no other
  * site can make the browser ask for an answer whose size it would measure.
  */
-const API_COMPRESSION = { encodings: ['br', 'gzip'], threshold: 1024 } satisfies FastifyCompressOptions;
+const API_COMPRESSION = {
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+} satisfies FastifyCompressOptions;
 
 function sendError(reply: FastifyReply, status: number, message: string) {
   return reply.status(status).header('cache-control', 'no-store').send({ is_error: true, message });

@@ -12,6 +12,7 @@ import Fastify, {
 // The 400 answers say what is wrong in words (zod's English messages).
 import '../api/english-messages.ts';
 import { readFormBody } from '../api/form-encoding.ts';
+import { answerClientError } from '../gateway/client-error.ts';
 import { dashboardStaticOptions } from '../gateway/static-files.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
@@ -19,6 +20,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { readPoolOf } from './db/heavy-reader.ts';
 import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
+import { decodeBody, formText } from './http/body-text.ts';
 import { readJsonBody } from './http/json-body.ts';
 import { readUnlabelledBody } from './http/unlabelled-body.ts';
 import { HttpError } from './http/http-error.ts';
@@ -53,7 +55,8 @@ export async function buildApp({
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Long search strings are legitimate; the router's default of 100 characters is not enough.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Errors the router raises before any route runs still answer in the spec's shape (§7).
+    // Errors Node and the router raise before any route runs still answer in the spec's shape (§7).
+    clientErrorHandler: answerClientError,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const [status, message] = frameworkError(error);
       setSecurityHeaders(reply, request.url);
@@ -79,16 +82,24 @@ export async function buildApp({
   // Spec §1 rule 2: bodies are form fields. Keep every repeated key, in order, for the shared decoder,
   // which also reads bodies that were never percent-encoded, and JSON objects with the same fields.
   app.removeAllContentTypeParsers();
+  // Read in their declared charset, strictly (http/body-text.ts): nothing stored is silently garbled.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      done(null, readFormBody(body as string));
+    { parseAs: 'buffer' },
+    (request, body, done) => {
+      try {
+        done(
+          null,
+          readFormBody(formText(decodeBody(body as Buffer, request.headers['content-type']))),
+        );
+      } catch (error) {
+        done(error as Error, undefined);
+      }
     },
   );
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, readJsonBody(body as string));
+      done(null, readJsonBody(decodeBody(body as Buffer, request.headers['content-type']).text));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -98,22 +109,22 @@ export async function buildApp({
   // else form fields; any other named type (XML…) is still 415. Cross-site forms could already send
   // form fields, and the API reads credentials only from headers, so this opens nothing new.
   const sniffed = (
-    _request: unknown,
+    request: FastifyRequest,
     body: string | Buffer,
     done: (error: Error | null, value?: unknown) => void,
   ) => {
     try {
-      done(null, readUnlabelledBody(body as string));
+      done(null, readUnlabelledBody(decodeBody(body as Buffer, request.headers['content-type'])));
     } catch (error) {
       done(error as Error, undefined);
     }
   };
   app.addContentTypeParser(
     ['text/plain', 'application/octet-stream'],
-    { parseAs: 'string' },
+    { parseAs: 'buffer' },
     sniffed,
   );
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     if (request.headers['content-type'] === undefined) return sniffed(request, body, done);
     const error = new Error('Unsupported media type') as FastifyError;
     error.code = 'FST_ERR_CTP_INVALID_MEDIA_TYPE';

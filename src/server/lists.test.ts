@@ -304,6 +304,9 @@ describeEachDialect('lists (spec §2.4, §4.4)', (dialect) => {
       ['an invalid taboo regular expression', { name: 'bad9', taboo_body: ['(unclosed'] }],
       ['an empty taboo rule', { name: 'bad10', taboo_headers: ['ok', ''] }],
       ['an invalid reply_to', { name: 'bad11', reply_to: 'not-an-address' }],
+      ['a moderator that is not an address', { name: 'bad16', moderator: 'the board' }],
+      // SECURITY.md 37: it becomes the notice's recipient, in the envelope and the To header.
+      ['a moderator with a line break', { name: 'bad17', moderator: 'mod@example.org\r\nBcc: victim@example.org' }],
       ['an invalid allowed address', { name: 'bad12', restrict_post_allowed_emails: ['nope'] }],
       ['a truncate of 0', { name: 'bad13', truncate: 0 }],
       ['a negative maxlength', { name: 'bad14', maxlength: -5 }],

@@ -180,6 +180,24 @@ describeEachDialect('mail in and out', (dialect) => {
     }
   });
 
+  it('refuses for good (554, not 451 "try later") a message it cannot read, keeping nothing of it', async () => {
+    const heldBefore = (await heldPage()).count;
+    // 1200 MIME parts: more than mailparser reads (1000), in well under SMTP_IN_MAX_BYTES.
+    const parts = Array.from(
+      { length: 1200 },
+      () => '--b\r\nContent-Type: text/plain\r\n\r\nx\r\n',
+    );
+    const raw = `From: carol@outside.example\r\nSubject: Many parts\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n${parts.join('')}--b--\r\n`;
+    const refused = await client
+      .sendMail({ envelope: { from: 'carol@outside.example', to: `moderated@${domain}` }, raw })
+      .then(
+        () => null,
+        (error: unknown) => error as { responseCode?: number },
+      );
+    expect(refused?.responseCode).toBe(554);
+    expect((await heldPage()).count).toBe(heldBefore);
+  });
+
   it('drops the list’s own mail coming back (List-Id, X-Loop) without answering it', async () => {
     const before = sink.mails.length;
     const heldBefore = (await heldPage()).count;

@@ -15,7 +15,7 @@ import { EmailAddress, Id, ListName, RegexSource, arrayOf, optionalAll, readOnly
 
 /** Free text of a list (descriptions, footers, the messages it sends). */
 const longText = text(TEXT_MAX_LENGTH);
-/** One line: subjects, a prefix, a moderator. */
+/** One line: subjects, a prefix. */
 const line = text(SHORT_TEXT_MAX_LENGTH);
 const subscriptionMode = z.nullable(z.enum(SUBSCRIPTION_MODES));
 const moderate = z
@@ -34,7 +34,8 @@ const settings = {
   maxlength: z.int('must be a whole number of KB').check(z.nonnegative()),
   truncate: z.nullable(z.int('must be a whole number of bytes').check(z.positive())),
   subject_prefix: line,
-  moderator: line,
+  // The address notify_approval mails (spec §2.4), or none: never free text that reaches a header (SECURITY.md 37).
+  moderator: z.union([z.literal(''), EmailAddress]),
   memberview: z.enum(MEMBERVIEW_VALUES),
   message_footer: longText,
   message_footer_html: longText,

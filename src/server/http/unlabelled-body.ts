@@ -1,4 +1,5 @@
 import { readFormBody } from '../../api/form-encoding.ts';
+import { formText, type BodyText } from './body-text.ts';
 import { readJsonBody } from './json-body.ts';
 
 /**
@@ -6,8 +7,8 @@ import { readJsonBody } from './json-body.ts';
  * it starts like one, else form fields (spec §1 rule 2), read by the same decoders as when labelled.
  */
 export function readUnlabelledBody(
-  text: string,
+  body: BodyText,
 ): ReturnType<typeof readFormBody> | ReturnType<typeof readJsonBody> {
-  const start = text.trimStart()[0];
-  return start === '{' || start === '[' ? readJsonBody(text) : readFormBody(text);
+  const start = body.text.trimStart()[0];
+  return start === '{' || start === '[' ? readJsonBody(body.text) : readFormBody(formText(body));
 }

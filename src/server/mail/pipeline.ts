@@ -28,6 +28,12 @@ export type InboundOutcome =
   | { action: 'reject' | 'discard'; rule: string }
   | { action: 'duplicate'; rule: 'duplicate' };
 
+/**
+ * A message mailparser cannot read (over its limits of 1 MB of headers or 1000 MIME parts, or
+ * malformed): sent again it is the same message, so the listener refuses it for good, not for later.
+ */
+export class UnreadableMessageError extends Error {}
+
 /** Header fields as the policy reads them: name and value, folding undone (RFC 5322 §2.2.3). */
 export function headerFields(parsed: ParsedMail): HeaderField[] {
   return parsed.headerLines.map(({ line }) => {
@@ -53,7 +59,9 @@ export async function processInbound(
   envelopeFrom: string,
   now = new Date(),
 ): Promise<InboundOutcome> {
-  const parsed = await simpleParser(raw, { skipImageLinks: true });
+  const parsed = await simpleParser(raw, { skipImageLinks: true }).catch((error: unknown) => {
+    throw new UnreadableMessageError(error instanceof Error ? error.message : String(error));
+  });
   const headers = headerFields(parsed);
   const sender = parsed.from?.value[0];
   const fromAddress = sender?.address ?? envelopeFrom;

@@ -3,7 +3,13 @@ import type { Kysely } from 'kysely';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
-import { processInbound, type InboundOutcome, type ReceivingList } from './pipeline.ts';
+import { readMessageBytes } from './message-bytes.ts';
+import {
+  processInbound,
+  UnreadableMessageError,
+  type InboundOutcome,
+  type ReceivingList,
+} from './pipeline.ts';
 
 /** What the listener did with one message for one list (tests and logs read it). */
 export type Received = { list: string; outcome: InboundOutcome };
@@ -69,33 +75,32 @@ export async function startSmtpIn(
       );
     },
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
-          return callback(
-            smtpError(552, `5.3.4 Message too big: at most ${options.maxBytes} bytes`),
-          );
+      const envelopeFrom =
+        session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+      const targets = [...(lists.get(session)?.values() ?? [])];
+      lists.delete(session);
+      void (async () => {
+        const raw = await readMessageBytes(stream, options.maxBytes);
+        if (raw === null) {
+          return smtpError(552, `5.3.4 Message too big: at most ${options.maxBytes} bytes`);
         }
-        const raw = Buffer.concat(chunks);
-        const envelopeFrom =
-          session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-        const targets = [...(lists.get(session)?.values() ?? [])];
-        lists.delete(session);
-        void (async () => {
-          for (const target of targets) {
-            if (target === 'bounces') continue;
-            const outcome = await processInbound(options.db, target, raw, envelopeFrom);
-            options.onReceived?.({ list: target.name, outcome });
+        for (const target of targets) {
+          if (target === 'bounces') continue;
+          const outcome = await processInbound(options.db, target, raw, envelopeFrom);
+          options.onReceived?.({ list: target.name, outcome });
+        }
+        return null;
+      })().then(
+        (refusal) => callback(refusal),
+        (error: unknown) => {
+          // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
+          if (error instanceof UnreadableMessageError) {
+            return callback(smtpError(554, `5.6.0 The message cannot be read: ${error.message}`));
           }
-        })().then(
-          () => callback(),
-          (error: unknown) => {
-            options.onError?.(error);
-            callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
-          },
-        );
-      });
+          options.onError?.(error);
+          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+        },
+      );
     },
   });
   server.on('error', (error) => options.onError?.(error));

@@ -43,8 +43,13 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
   });
   afterAll(() => server.close());
 
-  const raw = (method: string, url: string, body: string, contentType = FORM, key?: string) =>
-    server.request(method, url, { body, contentType, ...(key ? { key } : {}) });
+  const raw = (
+    method: string,
+    url: string,
+    body: string | Buffer,
+    contentType = FORM,
+    key?: string,
+  ) => server.request(method, url, { body, contentType, ...(key ? { key } : {}) });
 
   describe('a client that labels its body text/plain, or with a type the spec does not name', () => {
     // fetch() labels a string body text/plain;charset=UTF-8 unless told otherwise: a Deno client
@@ -124,6 +129,53 @@ describeEachDialect('real clients of the hosted API (issue 16 §2)', (dialect) =
     it('still reads an encoded body as before: + is a space there', async () => {
       const response = await raw('PUT', `${LISTS}php-list/`, 'description=a+b%2Bc');
       expect(List.parse(expectStatus(response, 200)).description).toBe('a b+c');
+    });
+  });
+
+  describe('a client whose body is not UTF-8', () => {
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const description = async () =>
+      List.parse(expectStatus(await server.request('GET', `${LISTS}php-list/`), 200)).description;
+
+    it('reads a Latin-1 form, raw or percent-encoded, in the charset it declares', async () => {
+      const type = `${FORM}; charset=ISO-8859-1`;
+      expectStatus(
+        await raw('PUT', `${LISTS}php-list/`, latin1('description=Café crème'), type),
+        200,
+      );
+      expect(await description()).toBe('Café crème');
+      expectStatus(await raw('PUT', `${LISTS}php-list/`, 'description=caf%E9+cr%E8me', type), 200);
+      expect(await description()).toBe('café crème');
+      const json = latin1(JSON.stringify({ description: 'Noël' }));
+      expectStatus(
+        await raw('PUT', `${LISTS}php-list/`, json, `${JSON_TYPE}; charset=iso-8859-1`),
+        200,
+      );
+      expect(await description()).toBe('Noël');
+    });
+
+    it('reads a JSON body that starts with a byte order mark (RFC 8259 §8.1)', async () => {
+      const body = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('{"description":"with BOM"}'),
+      ]);
+      expectStatus(await raw('PUT', `${LISTS}php-list/`, body, JSON_TYPE), 200);
+      expect(await description()).toBe('with BOM');
+    });
+
+    it('refuses bytes that are not of its charset, and a charset it cannot read, storing nothing', async () => {
+      expectStatus(await raw('PUT', `${LISTS}php-list/`, 'description=kept'), 200);
+      for (const [body, type, status] of [
+        [latin1('description=café'), FORM, 400],
+        ['description=caf%E9', FORM, 400],
+        [latin1('{"description":"café"}'), JSON_TYPE, 400],
+        [latin1('description=café'), 'text/plain', 400],
+        ['description=x', `${FORM}; charset=x-unheard-of`, 415],
+      ] as const) {
+        const response = await raw('PUT', `${LISTS}php-list/`, body, type);
+        expect(errorMessage(response, status), type).not.toBe('');
+      }
+      expect(await description()).toBe('kept');
     });
   });
 

@@ -269,7 +269,7 @@ export function PostingSection({
       <TextField
         name="moderator"
         label="Alternative moderator"
-        help="Someone other than the list manager who moderates this list; leave empty for none."
+        help="The address of someone other than the list manager who moderates this list; leave empty for none."
       />
       <CheckboxField
         name="hold_automated"
