@@ -21,6 +21,7 @@ import { List, ListCreate, ListUpdate } from './schemas/list.ts';
 import { MembershipCreate } from './schemas/membership.ts';
 import { MessageQuery, MessageSend } from './schemas/message.ts';
 import { boundsOfValue, inputBounds } from './test-support/input-bounds.ts';
+import { listFixture } from './test-support/fixtures.ts';
 import { shapeOf } from './test-support/zod-walk.ts';
 
 /**
@@ -105,6 +106,16 @@ describe('key retrieval (spec §4.6): expiry_months is 1, 3, 6 or 12, and only w
 });
 
 describe('list settings (spec §2.4)', () => {
+  it('moderator: written as an address or empty, read as any line (another server, older data)', () => {
+    expect(accepts(ListUpdate, 'moderator=')).toBe(true);
+    expect(accepts(ListUpdate, 'moderator=mod%40example.com')).toBe(true);
+    expect(refusal(ListUpdate, 'moderator=Jane')).toMatch(/^moderator: /);
+    expect(refusal(ListUpdate, 'moderator=a%40b.example%0D%0ABcc:%20v%40evil.example')).toMatch(
+      /^moderator: /,
+    );
+    expect(List.safeParse(listFixture({ moderator: 'Jane, on Mondays' })).success).toBe(true);
+  });
+
   it('moderate: ORed bits 0–15 accepted (10 = 2 + 8), 16 and -1 refused', () => {
     for (const value of [0, 1, 2, 4, 8, 10, 15])
       expect(accepts(ListUpdate, `moderate=${value}`), `${value}`).toBe(true);
@@ -468,16 +479,33 @@ describe('input bounds (SECURITY.md 21, issue 16 finding 1)', () => {
     const bounds = inputBounds();
     expect(bounds.length).toBeGreaterThan(100);
     const unbounded = bounds.filter((bound) => bound.max === undefined);
-    expect(unbounded.map((b) => `${b.operation} ${b.where} ${b.field}${b.element ? '[]' : ''} (${b.kind})`)).toEqual([]);
+    expect(
+      unbounded.map(
+        (b) => `${b.operation} ${b.where} ${b.field}${b.element ? '[]' : ''} (${b.kind})`,
+      ),
+    ).toEqual([]);
     // Among them the search that stalled the server and the addresses that made a 500.
-    expect(bounds).toContainEqual(expect.objectContaining({ operation: 'contacts.list', field: 'search', max: SEARCH_MAX_LENGTH }));
     expect(bounds).toContainEqual(
-      expect.objectContaining({ operation: 'contacts.create', field: 'emails', kind: 'array', max: CONTACT_EMAILS_MAX_ITEMS }),
+      expect.objectContaining({
+        operation: 'contacts.list',
+        field: 'search',
+        max: SEARCH_MAX_LENGTH,
+      }),
+    );
+    expect(bounds).toContainEqual(
+      expect.objectContaining({
+        operation: 'contacts.create',
+        field: 'emails',
+        kind: 'array',
+        max: CONTACT_EMAILS_MAX_ITEMS,
+      }),
     );
   });
 
   it('sees a string or an array without a maximum (the walk can fail)', () => {
-    expect(boundsOfValue(z.optional(z.string()), false)).toEqual([{ kind: 'string', element: false, max: undefined }]);
+    expect(boundsOfValue(z.optional(z.string()), false)).toEqual([
+      { kind: 'string', element: false, max: undefined },
+    ]);
     expect(boundsOfValue(z.array(z.string().check(z.maxLength(3))), false)).toEqual([
       { kind: 'array', element: false, max: undefined },
       { kind: 'string', element: true, max: 3 },
@@ -489,7 +517,9 @@ describe('messages a schema does not word itself (english-messages.ts)', () => {
   // The server's 400s and the dashboard's fields said these in English under classic zod; this
   // file loads no classic zod, as the browser does not, so the words come from the module alone.
   it('names what was expected, in English', () => {
-    expect(refusal(MessageQuery, 'direction=up')).toBe('direction: Invalid option: expected one of "asc"|"desc"');
+    expect(refusal(MessageQuery, 'direction=up')).toBe(
+      'direction: Invalid option: expected one of "asc"|"desc"',
+    );
     expect(refusal(AccountCreate, 'name=a&subscriptions=free')).toBe(
       'subscriptions: Invalid option: expected one of "open"|"open+confirm"|"closed"',
     );

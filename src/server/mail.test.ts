@@ -286,13 +286,29 @@ describeEachDialect('mail in and out', (dialect) => {
       }
       await createList('managed', { moderate: 1, notify_approval: 1 });
       await createList('unannounced', { moderate: 1, notify_approval: 0 });
+      // A moderator stored before writes required an address (SECURITY.md 37) is not a recipient.
+      await createList('legacy', { moderate: 1, notify_approval: 1 });
+      const legacy = 'mod@old.example\r\nBcc: v@evil.example';
+      const row = await server.database.db
+        .selectFrom('lists')
+        .select('settings')
+        .where('name', '=', 'legacy')
+        .executeTakeFirstOrThrow();
+      await server.database.db
+        .updateTable('lists')
+        .set({ settings: JSON.stringify({ ...JSON.parse(row.settings), moderator: legacy }) })
+        .where('name', '=', 'legacy')
+        .execute();
       const before = sink.mails.length;
       await send(`managed@${domain}`, 'For the managers', 'Hello.');
       await send(`unannounced@${domain}`, 'For nobody', 'Hello.');
+      await send(`legacy@${domain}`, 'For the managers too', 'Hello.');
       await worker.drainAll();
       expect(mailsTo('approver@acme.example', before).map((m) => m.parsed.subject)).toEqual([
         `A message to managed@${domain} is held for approval`,
+        `A message to legacy@${domain} is held for approval`,
       ]);
+      expect(mailsTo('mod@old.example', before)).toEqual([]);
       expect(mailsTo('quiet@acme.example', before)).toEqual([]);
       // Both are held all the same.
       expect((await heldPage()).data.map((h) => h.subject)).toEqual(

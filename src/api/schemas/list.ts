@@ -11,7 +11,16 @@ import {
   MODERATE_MAX,
   SUBSCRIPTION_MODES,
 } from '../constants.ts';
-import { EmailAddress, Id, ListName, RegexSource, arrayOf, optionalAll, readOnly, text } from '../primitives.ts';
+import {
+  EmailAddress,
+  Id,
+  ListName,
+  RegexSource,
+  arrayOf,
+  optionalAll,
+  readOnly,
+  text,
+} from '../primitives.ts';
 
 /** Free text of a list (descriptions, footers, the messages it sends). */
 const longText = text(TEXT_MAX_LENGTH);
@@ -81,6 +90,9 @@ export const List = z.looseObject({
   /** Extension (LIST_QUERY_EXTENSIONS): the number of members, answered instead of their ids. */
   contacts_count: z.optional(z.int().check(z.nonnegative())),
   ...settings,
+  // Read as any line: another API v2 server may hold free text ("Alternative moderator", spec
+  // §2.4), as may a list stored before writes required an address; only writes are checked.
+  moderator: line,
 });
 export type List = z.infer<typeof List>;
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { senderNotice } from '../../api/posting-policy/notice.ts';
+import { EmailAddress } from '../../api/primitives.ts';
 import type { Database } from '../db/schema.ts';
 import { approvalRecipients, insertNotices } from '../repositories/notices.repository.ts';
 import type { MailingList } from './render.ts';
@@ -59,7 +60,8 @@ export async function queueModeratorNotice(
   held: { id: number; subject: string; from: string; reason: string },
 ): Promise<void> {
   const moderator = list.settings.moderator.trim();
-  const recipients = moderator.includes('@')
+  // An address, as writes require (SECURITY.md 37); a value stored before that is not used.
+  const recipients = EmailAddress.safeParse(moderator).success
     ? [moderator]
     : await approvalRecipients(db, accountId);
   const subject = `A message to ${list.address} is held for approval`;
