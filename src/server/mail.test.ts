@@ -170,6 +170,36 @@ describeEachDialect('mail in and out', (dialect) => {
     expect((await archive()).data.map((m) => m.subject)).toContain('Member news');
   });
 
+  it('takes a list’s address in the case a sender typed it, and delivers once for two spellings', async () => {
+    const before = sink.mails.length;
+    // nodemailer sends on to the accepted recipients and names the refused ones here.
+    const info = (await client.sendMail({
+      from: members[1],
+      to: [`Restricted@${domain.toUpperCase()}`, `restricted@${domain}`],
+      subject: 'Typed in capitals',
+      text: 'From a member.',
+    })) as { rejected: string[] };
+    expect(info.rejected).toEqual([]);
+    await worker.drainAll();
+    const sent = sink.mails.slice(before).filter((m) => m.parsed.subject === 'Typed in capitals');
+    expect(sent.flatMap((m) => m.to).sort()).toEqual([...members].sort());
+    const archived = (await archive()).data.filter((m) => m.subject === 'Typed in capitals');
+    expect(archived).toHaveLength(1);
+
+    // Two lists whose names differ only in case each get their own copy.
+    await createList('echo', {});
+    await createList('Echo', {});
+    await client.sendMail({
+      from: members[1],
+      to: [`echo@${domain}`, `Echo@${domain}`],
+      subject: 'To both echoes',
+      text: 'Hello.',
+    });
+    await worker.drainAll();
+    const echoes = (await archive()).data.filter((m) => m.subject === 'To both echoes');
+    expect(echoes.map((m) => m.list).sort()).toEqual(['Echo', 'echo']);
+  });
+
   it('is no relay: refuses at RCPT any address that is not a list of the account’s domain', async () => {
     for (const to of ['someone@elsewhere.example', `nolist@${domain}`, 'moderated@other.example']) {
       const refused = await send(to, 'Relay me', 'Please.').then(

@@ -64,7 +64,11 @@ export async function startSmtpIn(
             return;
           }
           const byAddress = lists.get(session) ?? new Map<string, ReceivingList | 'bounces'>();
-          byAddress.set(address.address.toLowerCase(), found);
+          // One delivery per list, however many of its spellings the envelope names.
+          byAddress.set(
+            found === 'bounces' ? address.address.toLowerCase() : `list ${found.id}`,
+            found,
+          );
           lists.set(session, byAddress);
           callback();
         },

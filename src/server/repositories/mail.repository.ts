@@ -1,9 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-/** The list an SMTP recipient names, `<name>@<the account's domain>`, with its account. */
-export function findListByAddress(db: Kysely<Database>, name: string, domain: string) {
-  return db
+/**
+ * The list an SMTP recipient names, `<name>@<the account's domain>`, with its account. Mail
+ * programs keep the case a person typed (`Team@…` for the list `team`): the list whose name
+ * matches exactly, else the only one whose name matches in any case (names are unique as typed).
+ */
+export async function findListByAddress(db: Kysely<Database>, name: string, domain: string) {
+  const found = await db
     .selectFrom('lists')
     .innerJoin('accounts', 'accounts.id', 'lists.account_id')
     .select([
@@ -15,8 +19,9 @@ export function findListByAddress(db: Kysely<Database>, name: string, domain: st
       'accounts.settings as account_settings',
     ])
     .where(sql<string>`lower(accounts.domain)`, '=', domain.toLowerCase())
-    .where('lists.name', '=', name)
-    .executeTakeFirst();
+    .where(sql<string>`lower(lists.name)`, '=', name.toLowerCase())
+    .execute();
+  return found.find((list) => list.name === name) ?? (found.length === 1 ? found[0] : undefined);
 }
 
 /**
