@@ -106,6 +106,8 @@ test('an administrator with limited permissions gets a key that can do only what
   await retrieve.getByRole('button', { name: 'Retrieve a new key' }).click();
   await expect(retrieve.getByText(/as sensitive as a password/)).toBeVisible();
   await expect(retrieve.getByText(/^It expires on /)).toBeVisible();
+  // The form that had the focus is gone: the focus stays in the dialog, on the key's next step.
+  await expect(retrieve.getByRole('button', { name: 'Copy the key' })).toBeFocused();
   const key = (await retrieve.getByTestId('retrieved-key').textContent()) ?? '';
   expect(key.length).toBeGreaterThan(20);
   await expectNoAxeViolations(page, 'the retrieved-key dialog');

@@ -29,7 +29,6 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-
 /** Creates `count` contacts through the API, a few requests at a time. */
 async function seedContacts(
   api: ReturnType<typeof apiAs>,
@@ -339,7 +338,8 @@ test('bulk: add all 300 contacts of a search to a list, then act on a selection'
   // On a selection: delete two contacts.
   await page.getByLabel('Select Person0001 Seeded').check();
   await page.getByLabel('Select Person0002 Seeded').check();
-  await page.getByLabel('The 2 selected').check();
+  // A selection is what the panel acts on unless told otherwise.
+  await expect(page.getByLabel('The 2 selected')).toBeChecked();
   await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Delete' });
   await page.getByRole('button', { name: 'Dry run' }).click();
   await expect(page.getByText('2 contacts will be deleted')).toBeVisible();
@@ -440,16 +440,20 @@ test('import a ;-separated file: custom fields by name, an unknown list flagged,
   await page.getByRole('button', { name: 'Read the pasted CSV' }).click();
   await expect(page.getByLabel('Import the column Email as')).toHaveValue('emails');
   await expect(page.getByLabel('Import the column shoe size as')).toHaveValue('custom');
-  await expect(page.getByText('3 rows ready to import; 1 with errors (not imported).')).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Rows with errors' }).getByRole('listitem')).toHaveText([
-    'Line 3: lists: there is no list named nosuchlist in this account',
-  ]);
+  await expect(
+    page.getByText('3 rows ready to import; 1 with errors (not imported).'),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Rows with errors' }).getByRole('listitem'),
+  ).toHaveText(['Line 3: lists: there is no list named nosuchlist in this account']);
   await page.getByRole('button', { name: 'Import 3 contacts' }).click();
   const job = page.getByRole('region', { name: 'Import' });
   await expect(job.getByRole('status')).toHaveText(
     'Finished. 4 rows: 2 created, 0 merged, 0 skipped (address already in the account), 1 refused by the server, 1 invalid (not sent).',
   );
-  await expect(page.getByRole('list', { name: 'Rows with errors' }).getByRole('listitem')).toHaveText([
+  await expect(
+    page.getByRole('list', { name: 'Rows with errors' }).getByRole('listitem'),
+  ).toHaveText([
     'Line 3: lists: there is no list named nosuchlist in this account',
     `Line 4: emails: twice@${domain} is given twice`,
   ]);
@@ -460,8 +464,22 @@ test('import a ;-separated file: custom fields by name, an unknown list flagged,
   );
   expect(rejected).toEqual([
     ['line', 'Email', 'First name', 'shoe size', 'Lists', 'error'],
-    ['3', `bob@${domain}`, "'=Bob", '43', 'nosuchlist', 'lists: there is no list named nosuchlist in this account'],
-    ['4', `twice@${domain};twice@${domain}`, 'Twice', '44', 'news', `emails: twice@${domain} is given twice`],
+    [
+      '3',
+      `bob@${domain}`,
+      "'=Bob",
+      '43',
+      'nosuchlist',
+      'lists: there is no list named nosuchlist in this account',
+    ],
+    [
+      '4',
+      `twice@${domain};twice@${domain}`,
+      'Twice',
+      '44',
+      'news',
+      `emails: twice@${domain} is given twice`,
+    ],
   ]);
   const [ann] = (await api.contacts.list({ email: `ann@${domain}` })).data;
   expect(ann?.['Shoe size']).toBe('42');

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import * as z from 'zod';
 import { expect, signInOnServerPage, test } from './fixtures/dashboard.ts';
+import { NARROWEST } from './fixtures/phone.ts';
 import type { RunningServer } from './fixtures/server.ts';
 
 /**
@@ -53,6 +54,12 @@ test('the demo moderator lands on Held and sees only her two lists, no contacts 
   await expect(table.getByRole('link', { name: 'community' })).toBeVisible();
   await expect(table.getByRole('link', { name: 'staff' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Create list' })).toHaveCount(0);
+
+  // On the narrowest phone the header still names her account: the name, not "Accoun…".
+  await page.setViewportSize(NARROWEST);
+  const label = page.getByRole('banner').getByText(/^Account\s*demo$/);
+  await expect(label).toBeVisible();
+  expect(await label.evaluate((p) => p.scrollWidth - p.clientWidth), 'the name is cut').toBe(0);
 });
 
 test('the demo list-limited administrator lands on Contacts and sees only the community list', async ({

@@ -319,4 +319,23 @@ test("every route at a phone's width: compact header, menu, cards, nothing scrol
     expect(box!.y, `the save bar at the ${where}`).toBeGreaterThanOrEqual(0);
     await expect(saveBar.getByRole('button', { name: 'Review and save' })).toBeInViewport();
   }
+
+  // …and never hides the field the keyboard is on (WCAG 2.4.11): Tab scrolls it above the bar.
+  await page.setViewportSize(NARROWEST);
+  await page.getByLabel('Description').focus();
+  const behindTheBar: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const hidden = await page.evaluate(() => {
+      const focused = document.activeElement;
+      const bar = document.querySelector('[role="group"][aria-label="Save"]');
+      if (!focused || !bar || bar.contains(focused)) return null;
+      const { top } = focused.getBoundingClientRect();
+      return top >= bar.getBoundingClientRect().top
+        ? (focused.getAttribute('name') ?? focused.tagName)
+        : null;
+    });
+    if (hidden) behindTheBar.push(hidden);
+  }
+  expect(behindTheBar, 'fields reached with Tab but hidden behind the save bar').toEqual([]);
 });

@@ -155,7 +155,10 @@ for (const theme of themes) {
     await useTheme(page, theme);
     await signInWithKey(page, account.key, { path: '/held' });
     await page.getByRole('button', { name: 'Taboo two' }).click();
-    await expect(page.getByRole('region', { name: 'Taboo two' })).toBeVisible();
+    const preview = page.getByRole('region', { name: 'Taboo two' });
+    await expect(preview).toBeVisible();
+    // The tap brought the message into view; its content settles before the next tap.
+    await expect(preview.locator('.message-frame, .message-plain')).toBeVisible();
     await page.getByRole('checkbox', { name: 'Select “Bulk four”' }).check();
     await expectNoAxeViolations(page, `the Held page (${theme})`);
   });
@@ -176,10 +179,11 @@ test('at 390×844 the Held page reads as cards and needs no sideways scrolling',
   await page.keyboard.press('j');
   await page.keyboard.press('a');
   await expect(status(page)).toHaveText('Approved “One for news”.');
+  // A tapped subject brings the message's actions into view, below every card as they are.
+  await subjects(page).first().click();
   const approve = page
     .getByRole('group', { name: 'This message' })
     .getByRole('button', { name: 'Approve' });
-  await approve.scrollIntoViewIfNeeded();
   await expect(approve).toBeInViewport();
   await expectNoAxeViolations(page, 'the Held page at 390×844');
 });

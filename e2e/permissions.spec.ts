@@ -135,6 +135,12 @@ test('a list- and field-limited superadmin key is offered only what its limits a
   const account = await accountWithClub(server, 'limit', ['Ann']);
   await account.api.lists.create({ name: 'news' });
   await server.cli(['field', 'create', '--account', account.name, '--name', 'Region']);
+  await account.api.contacts.create({
+    firstname: 'Bo',
+    surname: 'Both',
+    emails: [`bo@${account.name}.example`],
+    lists: ['club', 'news'],
+  });
   const limited = await account.api.users.create({
     description: 'Club desk',
     permissions: ['superadmin', 'limit_lists', 'limit_metadata'],
@@ -179,6 +185,16 @@ test('a list- and field-limited superadmin key is offered only what its limits a
   await page.getByRole('link', { name: 'Ann Member' }).click();
   await expect(page.getByRole('textbox', { name: 'Field', exact: true })).toHaveValue('Region');
   await expect(page.getByRole('button', { name: 'Add a custom field' })).toHaveCount(0);
+
+  // A contact also on a list beyond the limit (hidden from the key) cannot be changed: the page
+  // gives the server's reason, not a permission the key holds as the one missing.
+  await page.getByRole('link', { name: 'All contacts' }).click();
+  await page.getByRole('link', { name: 'Bo Both' }).click();
+  await page.getByLabel('Notes').fill('Seen at the club desk');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'Not permitted' });
+  await expect(refusal).toContainText('this contact is also on others');
+  await expect(refusal).not.toContainText('permission');
 });
 
 test('a moderator key opens no members page and sees no member actions', async ({

@@ -1,13 +1,15 @@
 import { describeError, isRefusal } from '../lib/api-error-message.ts';
+import { usePermissions } from '../lib/permissions.ts';
 
 /**
  * An error from the API where it happened, in the dashboard's words (lib/api-error-message.ts).
  * A missing permission offers no "Try again": trying again cannot change it.
  */
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const powers = usePermissions();
   return (
     <div role="alert" className="error-message">
-      <p>{describeError(error)}</p>
+      <p>{describeError(error, powers)}</p>
       {onRetry && !isRefusal(error) && (
         <button type="button" onClick={onRetry}>
           Try again

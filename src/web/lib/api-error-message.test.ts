@@ -10,6 +10,19 @@ describe('describeError: the one place API errors become words', () => {
     expect(describeError(new ApiError(403, 'Forbidden', { operation: 'lists.update' }))).toMatch(
       /needs the list or list_settings permission/,
     );
+    // A principal that holds the permission was refused for another reason: no wrong advice.
+    const contactAdmin = {
+      known: true,
+      global: false,
+      permissions: new Set(['contact', 'limit_lists'] as const),
+      limitLists: ['community'],
+      limitMetadata: null,
+    } as const;
+    const limited =
+      'This key is limited to some lists (limit_lists): this contact is also on others';
+    expect(
+      describeError(new ApiError(403, limited, { operation: 'contacts.update' }), contactAdmin),
+    ).toBe(`Not permitted: ${limited}`);
     expect(isRefusal(new ApiError(403, 'x'))).toBe(true);
     expect(isRefusal(new ApiError(500, 'x'))).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { ApiContractError, ApiError, RateLimitedError } from '../../api/errors.ts';
 import { OPERATION_PERMISSIONS } from '../../api/operation-permissions.ts';
 import type { OperationName } from '../../api/operations.ts';
-import { permissionsFor } from './powers.ts';
+import { mayCall, permissionsFor, type Powers } from './powers.ts';
 import { formatResetTime } from './rate-limit.ts';
 
 /**
@@ -9,8 +9,8 @@ import { formatResetTime } from './rate-limit.ts';
  * sentence the dashboard shows. Components render it through <ErrorMessage>; rate limits also
  * raise the banner (app/query-client.ts).
  */
-export function describeError(error: unknown): string {
-  return withoutSpecReferences(wordsFor(error));
+export function describeError(error: unknown, powers?: Powers): string {
+  return withoutSpecReferences(wordsFor(error, powers));
 }
 
 /**
@@ -28,7 +28,7 @@ export function withoutSpecReferences(message: string): string {
     .trim();
 }
 
-function wordsFor(error: unknown): string {
+function wordsFor(error: unknown, powers: Powers | undefined): string {
   if (error instanceof RateLimitedError) {
     return `Not loaded: the hourly API allowance is used up until ${formatResetTime(error.resetAt)}.`;
   }
@@ -42,7 +42,7 @@ function wordsFor(error: unknown): string {
       case 401:
         return 'The server refused the credentials (authentication failed). Sign in again.';
       case 403:
-        return notPermitted(error);
+        return notPermitted(error, powers);
       case 404:
         return `Not found: ${error.message}`;
       default:
@@ -57,12 +57,15 @@ function wordsFor(error: unknown): string {
 
 /**
  * A 403 says which permission is missing: the server's message when it names one (the reference
- * server's does), else the permissions the contract gives the operation.
+ * server's does), else the permissions the contract gives the operation, unless the principal
+ * holds them (`powers`): then the refusal has another cause (a limit_lists contact also on other
+ * lists, spec §2.6), which the server's message is left to say.
  */
-function notPermitted(error: ApiError): string {
+function notPermitted(error: ApiError, powers: Powers | undefined): string {
   const text = `Not permitted: ${error.message}`;
   if (/permission|scope/i.test(error.message) || error.operation === undefined) return text;
   if (!(error.operation in OPERATION_PERMISSIONS)) return text;
+  if (powers?.known && mayCall(powers, error.operation as OperationName)) return text;
   const needed = permissionsFor(error.operation as OperationName);
   return `${text.replace(/\.?$/, '.')} This needs the ${needed} permission; an administrator with superadmin can give it.`;
 }

@@ -129,7 +129,8 @@ function SignedInShell({ principal }: { principal: Principal }) {
             <p className="account-label">
               {who.account !== null ? (
                 <>
-                  Account <strong>{who.account}</strong>
+                  <span className="account-label-word">Account </span>
+                  <strong>{who.account}</strong>
                 </>
               ) : (
                 // Spec v2 has no call that names the account of a key or token (issue 15 item 2).

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { EXPIRY_MONTHS } from '../../../../api/constants.ts';
 import type {
   Administrator,
@@ -257,6 +257,11 @@ export function RetrieveKeyDialog({
   };
   const name = administrator ? administratorName(administrator) : '';
   const answer: RetrievedKey | undefined = retrieve.data;
+  // The form that held the focus is gone: the focus goes on with the key, not to the page's body.
+  const copyRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (answer) copyRef.current?.focus();
+  }, [answer]);
   return (
     <Dialog open={administrator !== null} onClose={close} title={`API key for ${name}`}>
       {answer ? (
@@ -278,6 +283,7 @@ export function RetrieveKeyDialog({
           </p>
           <div className="actions">
             <button
+              ref={copyRef}
               type="button"
               className="button primary"
               onClick={() =>

@@ -48,7 +48,9 @@ export function BulkPanel({
   onFinished: () => void;
 }) {
   const queryClient = useQueryClient();
-  const [scope, setScope] = useState<'selected' | 'matching'>('matching');
+  // Until one is picked, a selection is what the panel acts on: who ticked two contacts and chose
+  // Delete means those two, not every contact the search matches.
+  const [scope, setScope] = useState<'selected' | 'matching' | null>(null);
   const [kind, setKind] = useState<BulkAction['kind']>('add-to-list');
   const [list, setList] = useState('');
   const [step, setStep] = useState<Step>({ step: 'choose' });
@@ -60,7 +62,7 @@ export function BulkPanel({
   const state = useJobState(step.step === 'running' ? step.job : null);
   const id = useId();
   const needsList = kind === 'add-to-list' || kind === 'remove-from-list';
-  const effectiveScope = selected.length === 0 ? 'matching' : scope;
+  const effectiveScope = selected.length === 0 ? 'matching' : (scope ?? 'selected');
 
   async function dryRun() {
     setError(null);

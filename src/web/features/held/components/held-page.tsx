@@ -1,6 +1,6 @@
 import '../held.css';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { HeldAction, HeldMessage } from '../../../../api/schemas/held.ts';
 import { HELD_PAGE_LIMITS } from '../../../../api/schemas/held.ts';
@@ -57,6 +57,16 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
   const selection = useSelection(heldKey);
   const [rejecting, setRejecting] = useState<readonly HeldMessage[]>([]);
   const [outcome, setOutcome] = useState('');
+  // A tapped subject brings its actions and preview into view: below the queue (on a phone,
+  // below every card) they would change out of sight, and the tap would seem to do nothing.
+  const messageRef = useRef<HTMLDivElement>(null);
+  const [taps, setTaps] = useState(0);
+  useEffect(() => {
+    const shown = messageRef.current;
+    if (taps === 0 || !shown) return;
+    const { top } = shown.getBoundingClientRect();
+    if (top < 0 || top > window.innerHeight / 2) shown.scrollIntoView({ block: 'start' });
+  }, [taps]);
 
   const page = held.data?.supported ? held.data.value : null;
   const rows = page?.data ?? [];
@@ -206,6 +216,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
               onToggleAll={(on) => toggle(rows, on)}
               current={cursor.current}
               onCurrent={cursor.setCurrent}
+              onTap={() => setTaps((count) => count + 1)}
             />
           </TableScroll>
           <Pagination
@@ -218,7 +229,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
             }}
           />
           {current && (
-            <>
+            <div className="stack" ref={messageRef}>
               <HeldActions
                 label="This message"
                 primary
@@ -229,7 +240,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
                 onDiscard={() => run('discard', [current])}
               />
               <HeldPreview key={heldKey(current)} accountId={accountId} message={current} />
-            </>
+            </div>
           )}
         </>
       )}

@@ -13,6 +13,8 @@ interface HeldTableProps {
   /** The row keyboard triage is on (j, k): the one the preview shows. */
   current: string | null;
   onCurrent: (key: string) => void;
+  /** A subject was tapped or clicked (not pressed with Enter): the message is to be shown. */
+  onTap: () => void;
   ref?: Ref<HTMLTableElement>;
 }
 
@@ -27,6 +29,7 @@ export function HeldTable({
   onToggleAll,
   current,
   onCurrent,
+  onTap,
   ref,
 }: HeldTableProps) {
   const allSelected = messages.length > 0 && messages.every((m) => selected.has(heldKey(m)));
@@ -70,7 +73,11 @@ export function HeldTable({
                   className="link-button"
                   data-triage-link={key}
                   aria-describedby={`held-why-${key}`}
-                  onClick={() => onCurrent(key)}
+                  onClick={(event) => {
+                    onCurrent(key);
+                    // A keyboard's click has no pointer count: keyboard users triage in place.
+                    if (event.detail > 0) onTap();
+                  }}
                 >
                   {subject}
                 </button>

@@ -6,6 +6,7 @@ import { Dialog } from '../../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../../components/error-message.tsx';
 import { UnsavedChangesGuard } from '../../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../../lib/api-client.ts';
+import { reserveBottomBarSpace } from '../../../../lib/bottom-bar-scroll-padding.ts';
 import { usePermissions } from '../../../../lib/permissions.ts';
 import { reachableLists } from '../../../../lib/reach.ts';
 import { useListSettingsEdit } from '../../controllers/use-list-settings-edit.ts';
@@ -95,7 +96,7 @@ export function ListSettingsForm({
             These settings are shown only: changing them needs the list or list_settings permission.
           </p>
         ) : (
-          <div className="save-bar" role="group" aria-label="Save">
+          <div ref={reserveBottomBarSpace} className="save-bar" role="group" aria-label="Save">
             <p className="hint" aria-live="polite">
               {dirty
                 ? `${changeCount} unsaved ${changeCount === 1 ? 'change' : 'changes'}`
