@@ -320,8 +320,12 @@ test("every route at a phone's width: compact header, menu, cards, nothing scrol
     await expect(saveBar.getByRole('button', { name: 'Review and save' })).toBeInViewport();
   }
 
-  // …and never hides the field the keyboard is on (WCAG 2.4.11): Tab scrolls it above the bar.
+  // …is small on the narrowest phone: the words and the two buttons, not a quarter of the screen.
   await page.setViewportSize(NARROWEST);
+  const narrowBar = await saveBar.boundingBox();
+  expect(narrowBar!.height, 'the save bar at 320 px').toBeLessThanOrEqual(NARROWEST.height / 8);
+
+  // …and never hides the field the keyboard is on (WCAG 2.4.11): Tab scrolls it above the bar.
   await page.getByLabel('Description').focus();
   const behindTheBar: string[] = [];
   for (let i = 0; i < 40; i++) {

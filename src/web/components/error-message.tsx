@@ -3,7 +3,8 @@ import { usePermissions } from '../lib/permissions.ts';
 
 /**
  * An error from the API where it happened, in the dashboard's words (lib/api-error-message.ts).
- * A missing permission offers no "Try again": trying again cannot change it.
+ * A refusal, a missing permission or a missing object offers no "Try again": trying again
+ * cannot change it.
  */
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const powers = usePermissions();

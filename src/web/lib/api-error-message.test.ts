@@ -23,8 +23,9 @@ describe('describeError: the one place API errors become words', () => {
     expect(
       describeError(new ApiError(403, limited, { operation: 'contacts.update' }), contactAdmin),
     ).toBe(`Not permitted: ${limited}`);
-    expect(isRefusal(new ApiError(403, 'x'))).toBe(true);
-    expect(isRefusal(new ApiError(500, 'x'))).toBe(false);
+    // Offered no "Try again": a missing permission, a message outside the key's lists (404).
+    for (const status of [400, 403, 404]) expect(isRefusal(new ApiError(status, 'x'))).toBe(true);
+    for (const status of [429, 500, 503]) expect(isRefusal(new ApiError(status, 'x'))).toBe(false);
   });
 
   it('words each kind of failure', () => {

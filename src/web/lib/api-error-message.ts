@@ -70,7 +70,10 @@ function notPermitted(error: ApiError, powers: Powers | undefined): string {
   return `${text.replace(/\.?$/, '.')} This needs the ${needed} permission; an administrator with superadmin can give it.`;
 }
 
-/** A refusal that trying again cannot change (the permission is missing). */
+/**
+ * An answer that trying again cannot change: the request is refused (400), the permission is
+ * missing (403) or what it names is not there, or not for this principal (404).
+ */
 export function isRefusal(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 403;
+  return error instanceof ApiError && [400, 403, 404].includes(error.status);
 }

@@ -57,6 +57,14 @@ export function ListSettingsForm({
           ))}
         </ul>
       </nav>
+      {/* Not in the save bar: on a phone that bar stays small, over the fields it scrolls by. */}
+      {edit.mayEdit && (
+        <p>
+          <button type="button" className="button" onClick={() => setCopying(true)}>
+            Copy settings from another list…
+          </button>
+        </p>
+      )}
       <form
         ref={formRef}
         className="stack list-settings"
@@ -111,9 +119,6 @@ export function ListSettingsForm({
               </button>
               <button type="button" className="button" disabled={!dirty} onClick={edit.discard}>
                 Discard changes
-              </button>
-              <button type="button" className="button" onClick={() => setCopying(true)}>
-                Copy settings from another list…
               </button>
             </div>
           </div>
