@@ -36,6 +36,10 @@ test('administrators: a person who can sign in, a key for a program, and your ow
   let create = page.getByRole('dialog', { name: 'New administrator' });
   await create.getByLabel('Username (email address)').fill(username);
   await create.getByLabel('First name').fill('Pat');
+  // A new person has no password to keep: the hint says what an empty one means for them.
+  await expect(create.getByLabel('Password (to sign in)')).toHaveAccessibleDescription(
+    /Empty: they cannot sign in until they are given one\.$/,
+  );
   await create.getByLabel('Password (to sign in)').fill('too short');
   await create.getByRole('checkbox', { name: 'contact', exact: true }).check();
   await create.getByRole('button', { name: 'Create the administrator' }).click();

@@ -89,6 +89,13 @@ async function corpusAccount(server: RunningServer) {
   });
   const [message] = (await api.messages.list({ limit: 1, direction: 'desc' })).data;
   if (!message) throw new Error('the message just sent is not listed');
+  // A reply: the messages table shows a thread, its second row with no reply count of its own.
+  await api.messages.send({
+    list: 'news',
+    subject: next(),
+    content_plain: xssCorpusText,
+    parent: message.id,
+  });
   // Held for a moderator, as mail that arrived by SMTP would be.
   const heldSubject = next();
   await holdMessages(server, account.id, [

@@ -112,7 +112,7 @@ export function AdministratorForm({
           <FormField
             id={fieldId('password')}
             label={kind === 'new' ? 'Password (to sign in)' : 'New password'}
-            hint={HINTS.password}
+            hint={kind === 'new' ? HINTS.newPassword : HINTS.password}
             {...errorOf('The password', errors.password)}
           >
             {(control) => (
@@ -287,7 +287,9 @@ export function AdministratorForm({
 }
 
 const HINTS = {
-  password: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: no change (a new person without one cannot sign in until given one).`,
+  password: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: no change.`,
+  // A new person has no password to keep: without one they cannot sign in until given one.
+  newPassword: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: they cannot sign in until they are given one.`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
 

@@ -102,7 +102,8 @@ export function MessagesTable({
                 <td>
                   <RelativeTime time={sentAt(message)} />
                 </td>
-                <td>{index === 0 ? replyCount(group) : ''}</td>
+                {/* Empty below the thread's first row: a phone's card then shows no "Replies". */}
+                <td>{index === 0 ? replyCount(group) : null}</td>
               </tr>
             );
           })}
