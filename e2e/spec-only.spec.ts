@@ -8,6 +8,7 @@ import {
   createAccount,
   createKey,
   signInWithKey,
+  storeForeignAdministrator,
   storeForeignSettings,
   uniqueName,
   watchContactReads,
@@ -280,6 +281,36 @@ test('administrators: the page says what the server does not report, creates an 
   await retrieve.getByRole('button', { name: 'Retrieve a new key' }).click();
   await retrieve.getByRole('button', { name: 'Done' }).click();
   await expect(row).not.toContainText('Not retrieved in this tab');
+
+  // Values a newer server adds (spec §2.6): the table names them; the form shows them ticked
+  // apart, refuses to save them (writes take the spec's values only), and saves once unticked.
+  storeForeignAdministrator(server, username, {
+    permissions: ['approval', 'webhooks'],
+    notifications: ['digest'],
+    mfa_type: 'webauthn',
+  });
+  await page.reload();
+  await expect(row).toContainText('approval, webhooks');
+  await row.getByRole('button', { name: `Edit ${username}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${username}` });
+  const permissions = edit.getByRole('group', { name: 'Permissions this dashboard does not know' });
+  const notifications = edit.getByRole('group', {
+    name: 'Notifications this dashboard does not know',
+  });
+  await expect(permissions.getByLabel('webhooks')).toBeChecked();
+  await edit.getByRole('button', { name: 'Save the administrator' }).click();
+  await expect(
+    edit.getByText(
+      'The permissions holds webhooks, which this dashboard cannot set: untick it to save.',
+    ),
+  ).toBeVisible();
+  await permissions.getByLabel('webhooks').uncheck();
+  await notifications.getByLabel('digest').uncheck();
+  await edit.getByRole('button', { name: 'Save the administrator' }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).not.toContainText('webhooks');
+  const saved = await apiAs(server, account.key).users.get(username);
+  expect([saved.permissions, saved.notifications]).toEqual([['approval'], []]);
 });
 
 test('accounts: a global key switches accounts, lists, edits and opens the accounts of the group', async ({

@@ -14,14 +14,22 @@ import './english-messages.ts';
 import { parseForm } from './form-encoding.ts';
 import { Cidr, isCidr, isValidRegex } from './primitives.ts';
 import { AccountCreate, AccountDetail, AccountQuery, AccountUpdate } from './schemas/account.ts';
-import { AdministratorCreate, AdministratorUpdate } from './schemas/administrator.ts';
+import {
+  Administrator,
+  AdministratorCreate,
+  AdministratorUpdate,
+} from './schemas/administrator.ts';
 import { ContactCreate, ContactQuery } from './schemas/contact.ts';
 import { EmailCreate } from './schemas/email.ts';
 import { List, ListCreate, ListUpdate } from './schemas/list.ts';
 import { MembershipCreate } from './schemas/membership.ts';
 import { MessageQuery, MessageSend } from './schemas/message.ts';
 import { boundsOfValue, inputBounds } from './test-support/input-bounds.ts';
-import { accountDetailFixture, listFixture } from './test-support/fixtures.ts';
+import {
+  accountDetailFixture,
+  administratorFixture,
+  listFixture,
+} from './test-support/fixtures.ts';
 import { shapeOf } from './test-support/zod-walk.ts';
 
 /**
@@ -307,6 +315,20 @@ describe('an account another server answers is read, its values refused on write
     ['custom_image', `data:image/png;base64,${'A'.repeat(3_000)}`],
     ['timezone', 'x'.repeat(1_001)],
   ]);
+});
+
+describe('an administrator another server answers is read, its values refused on write (spec §2.6)', () => {
+  readNotWritten(Administrator, administratorFixture, AdministratorUpdate, [
+    ['permissions', ['approval', 'webhooks']],
+    ['notifications', ['digest']],
+    ['mfa_type', 'webauthn'],
+  ]);
+
+  it('cidr: absent from a version 1 administrator, as description is (spec §9 rule 3)', () => {
+    const { cidr, ...v1 } = administratorFixture({ api: 1, username: 'legacy' });
+    expect(cidr).toBeNull();
+    expect(Administrator.safeParse(v1).error?.issues ?? []).toEqual([]);
+  });
 });
 
 describe('administrators (spec §2.6)', () => {

@@ -16,7 +16,8 @@ import {
 } from './permissions.ts';
 import { PERMISSIONS } from '../../../../api/constants.ts';
 
-const blank = formValuesOf(null);
+// The empty form as a valid one saves it (the inputs take only the spec's values).
+const blank = administratorFormSchema('key').parse(formValuesOf(null));
 
 describe('the administrator form', () => {
   it('needs an email address for a person, not for a key', () => {
@@ -92,6 +93,40 @@ describe('the administrator form', () => {
       administratorFormSchema('new').safeParse({ ...blank, username: 'a@b.co', password: 'short' })
         .success,
     ).toBe(false);
+  });
+});
+
+describe('values another server adds (spec §2.6)', () => {
+  it('keeps them as read, names them on save, and saves once they are unticked', () => {
+    const read = formValuesOf({
+      id: 41,
+      username: 'admin@example.org',
+      firstname: 'Ada',
+      surname: 'Min',
+      cidr: null,
+      custom_image: false,
+      api: 0,
+      limit_metadata: [],
+      limit_lists: [],
+      permissions: ['approval', 'webhooks'],
+      notifications: ['digest', 'approval'],
+    });
+    expect([read.permissions, read.notifications]).toEqual([
+      ['approval', 'webhooks'],
+      ['digest', 'approval'],
+    ]);
+    const schema = administratorFormSchema('person');
+    expect(
+      schema.safeParse(read).error?.issues.map((issue) => [issue.path.join('.'), issue.message]),
+    ).toEqual([
+      ['permissions', 'holds webhooks, which this dashboard cannot set: untick it to save'],
+      ['notifications', 'holds digest, which this dashboard cannot set: untick it to save'],
+    ]);
+    const unticked = schema.parse({ ...read, permissions: ['approval'], notifications: [] });
+    expect(toUpdateInput('person', unticked)).toMatchObject({
+      permissions: ['approval'],
+      notifications: [],
+    });
   });
 });
 
