@@ -20,15 +20,18 @@ import {
   AdministratorUpdate,
 } from './schemas/administrator.ts';
 import { ContactCreate, ContactQuery } from './schemas/contact.ts';
-import { EmailCreate } from './schemas/email.ts';
+import { Email, EmailCreate } from './schemas/email.ts';
 import { List, ListCreate, ListUpdate } from './schemas/list.ts';
-import { MembershipCreate } from './schemas/membership.ts';
-import { MessageQuery, MessageSend } from './schemas/message.ts';
+import { Membership, MembershipCreate } from './schemas/membership.ts';
+import { Message, MessageQuery, MessageSend } from './schemas/message.ts';
 import { boundsOfValue, inputBounds } from './test-support/input-bounds.ts';
 import {
   accountDetailFixture,
   administratorFixture,
+  emailFixture,
   listFixture,
+  membershipFixture,
+  messageFixture,
 } from './test-support/fixtures.ts';
 import { shapeOf } from './test-support/zod-walk.ts';
 
@@ -328,6 +331,36 @@ describe('an administrator another server answers is read, its values refused on
     const { cidr, ...v1 } = administratorFixture({ api: 1, username: 'legacy' });
     expect(cidr).toBeNull();
     expect(Administrator.safeParse(v1).error?.issues ?? []).toEqual([]);
+  });
+});
+
+describe('fields the spec names without promising a value are read as the dashboard expects them', () => {
+  it('membership digest (spec §2.3): 1, 0 and undefined read as true, false and null', () => {
+    const { digest, ...rest } = membershipFixture();
+    expect(digest).toBeNull();
+    const read = (value: unknown) => Membership.parse({ ...rest, digest: value }).digest;
+    expect([read(1), read(0), read(true), read(false), read(null)]).toEqual([
+      true,
+      false,
+      true,
+      false,
+      null,
+    ]);
+    expect(Membership.parse(rest).digest).toBeNull();
+    expect(Membership.safeParse({ ...rest, digest: 2 }).success).toBe(false);
+  });
+
+  it('message parent (spec §2.5 "if any"): absent is read as null', () => {
+    const { parent, ...rest } = messageFixture();
+    expect(parent).toBeNull();
+    expect(Message.parse(rest).parent).toBeNull();
+    expect(Message.parse({ ...rest, parent: 7 }).parent).toBe(7);
+  });
+
+  it('email ceid (spec §2.2): may be absent', () => {
+    const { ceid, ...rest } = emailFixture();
+    expect(ceid).toBeNull();
+    expect(Email.safeParse(rest).error?.issues ?? []).toEqual([]);
   });
 });
 
