@@ -19,7 +19,7 @@ import {
   AdministratorCreate,
   AdministratorUpdate,
 } from './schemas/administrator.ts';
-import { ContactCreate, ContactQuery } from './schemas/contact.ts';
+import { Contact, ContactCreate, ContactQuery } from './schemas/contact.ts';
 import { Email, EmailCreate } from './schemas/email.ts';
 import { List, ListCreate, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate } from './schemas/membership.ts';
@@ -28,6 +28,7 @@ import { boundsOfValue, inputBounds } from './test-support/input-bounds.ts';
 import {
   accountDetailFixture,
   administratorFixture,
+  contactFixture,
   emailFixture,
   listFixture,
   membershipFixture,
@@ -355,6 +356,17 @@ describe('fields the spec names without promising a value are read as the dashbo
     expect(parent).toBeNull();
     expect(Message.parse(rest).parent).toBeNull();
     expect(Message.parse({ ...rest, parent: 7 }).parent).toBe(7);
+  });
+
+  it('created (spec §2.1, §2.4: format not shown): text as is, a number as Unix seconds', () => {
+    expect(Contact.parse(contactFixture({ created: '2024-05-01 09:30:00' })).created).toBe(
+      '2024-05-01 09:30:00',
+    );
+    const unix = { ...listFixture(), created: 1714550000 };
+    expect(List.parse(unix).created).toBe('2024-05-01T07:53:20.000Z');
+    expect(Contact.parse({ ...contactFixture(), created: 1e20 }).created).toBe(
+      '100000000000000000000',
+    );
   });
 
   it('email ceid (spec §2.2): may be absent', () => {

@@ -12,6 +12,7 @@ import {
   SUBSCRIPTION_MODES,
 } from '../constants.ts';
 import {
+  CreationDate,
   EmailAddress,
   Id,
   ListName,
@@ -135,7 +136,7 @@ const readSettings = {
 export const List = z.looseObject({
   id: Id,
   name: z.string(),
-  created: z.string(),
+  created: CreationDate,
   contacts: z.array(Id),
   /** Extension (LIST_QUERY_EXTENSIONS): the number of members, answered instead of their ids. */
   contacts_count: z.optional(z.int().check(z.nonnegative())),
