@@ -222,8 +222,6 @@ export function AdministratorForm({
               read={defaultValues.permissions}
               value={field.value}
               onChange={field.onChange}
-            />
-            <FieldError
               id={fieldId('permissions')}
               {...errorOf('The permissions', errors.permissions)}
             />
@@ -294,8 +292,6 @@ export function AdministratorForm({
               read={defaultValues.notifications}
               value={field.value}
               onChange={field.onChange}
-            />
-            <FieldError
               id={fieldId('notifications')}
               {...errorOf('The notifications', errors.notifications)}
             />
@@ -328,22 +324,35 @@ function UnknownValues({
   read,
   value,
   onChange,
+  id,
+  error,
+  announce,
 }: {
   legend: string;
   known: readonly string[];
   read: readonly string[];
   value: string[];
   onChange: (value: string[]) => void;
+  /** The form refuses only these values, so their error is shown with them. */
+  id: string;
+  error: string | undefined;
+  announce: boolean;
 }) {
   const other = unknownValues(read, known);
   if (other.length === 0) return null;
   return (
-    <CheckboxGroup
-      legend={legend}
-      options={other.map((name) => ({ value: name, label: name }))}
-      value={value.filter((name) => other.includes(name))}
-      onChange={(chosen) => onChange([...value.filter((name) => !other.includes(name)), ...chosen])}
-    />
+    <div>
+      <CheckboxGroup
+        legend={legend}
+        options={other.map((name) => ({ value: name, label: name }))}
+        value={value.filter((name) => other.includes(name))}
+        onChange={(chosen) =>
+          onChange([...value.filter((name) => !other.includes(name)), ...chosen])
+        }
+        describedBy={error ? `${id}-error` : undefined}
+      />
+      <FieldError id={`${id}-error`} error={error} announce={announce} />
+    </div>
   );
 }
 
