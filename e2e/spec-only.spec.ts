@@ -8,6 +8,8 @@ import {
   createAccount,
   createKey,
   signInWithKey,
+  storeForeignAdministrator,
+  storeForeignSettings,
   uniqueName,
   watchContactReads,
 } from './fixtures/dashboard.ts';
@@ -184,6 +186,24 @@ test('list settings are read and saved; the members page searches, adds and remo
     members.map(async (id) => (await account.api.contacts.get(id)).firstname),
   );
   expect(names.sort()).toEqual(['Barbara', 'Grace']);
+
+  // Values our writes refuse, as another API v2 server (or older data) holds them (spec §2.4
+  // fixes no format): the settings page shows them as they are, an unknown choice as unknown.
+  storeForeignSettings(
+    server,
+    { list: 'club', account: account.id },
+    {
+      taboo_body: ['viagra++'],
+      reply_to: 'antwort@bücher.example',
+      memberview: 'moderators-only',
+    },
+  );
+  await page.goto('/lists/club');
+  await expect(page.getByRole('heading', { level: 1, name: 'List club' })).toBeVisible();
+  await expect(page.getByLabel('Reply-to address')).toHaveValue('antwort@bücher.example');
+  await expect(
+    page.getByLabel('Members can see other members').locator('option:checked'),
+  ).toHaveText('Unknown value ("moderators-only")');
 });
 
 test('messages are listed, read and sent', async ({ page, server }) => {
@@ -261,6 +281,36 @@ test('administrators: the page says what the server does not report, creates an 
   await retrieve.getByRole('button', { name: 'Retrieve a new key' }).click();
   await retrieve.getByRole('button', { name: 'Done' }).click();
   await expect(row).not.toContainText('Not retrieved in this tab');
+
+  // Values a newer server adds (spec §2.6): the table names them; the form shows them ticked
+  // apart, refuses to save them (writes take the spec's values only), and saves once unticked.
+  storeForeignAdministrator(server, username, {
+    permissions: ['approval', 'webhooks'],
+    notifications: ['digest'],
+    mfa_type: 'webauthn',
+  });
+  await page.reload();
+  await expect(row).toContainText('approval, webhooks');
+  await row.getByRole('button', { name: `Edit ${username}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${username}` });
+  const permissions = edit.getByRole('group', { name: 'Permissions this dashboard does not know' });
+  const notifications = edit.getByRole('group', {
+    name: 'Notifications this dashboard does not know',
+  });
+  await expect(permissions.getByLabel('webhooks')).toBeChecked();
+  await edit.getByRole('button', { name: 'Save the administrator' }).click();
+  await expect(
+    edit.getByText(
+      'The permissions holds webhooks, which this dashboard cannot set: untick it to save.',
+    ),
+  ).toBeVisible();
+  await permissions.getByLabel('webhooks').uncheck();
+  await notifications.getByLabel('digest').uncheck();
+  await edit.getByRole('button', { name: 'Save the administrator' }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).not.toContainText('webhooks');
+  const saved = await apiAs(server, account.key).users.get(username);
+  expect([saved.permissions, saved.notifications]).toEqual([['approval'], []]);
 });
 
 test('accounts: a global key switches accounts, lists, edits and opens the accounts of the group', async ({
@@ -303,6 +353,25 @@ test('accounts: a global key switches accounts, lists, edits and opens the accou
   await row.getByRole('link', { name: alpha.name, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/a/${alpha.id}/contacts$`));
   await expect(page.getByRole('cell', { name: `Ada ${alpha.name}` })).toBeVisible();
+
+  // A value a newer server adds (spec §2.7): shown as unknown, not as the first choice (which a
+  // save would have written), and refused on its field.
+  storeForeignSettings(
+    server,
+    { account: alpha.id },
+    { subscriptions: 'invite', notify_approval: 4 },
+  );
+  await page.goto('/accounts');
+  await row.getByRole('button', { name: `Settings of ${alpha.name}` }).click();
+  const subscriptions = settings.getByLabel('Subscriptions (default for lists)', { exact: true });
+  await expect(subscriptions.locator('option:checked')).toHaveText('Unknown value (invite)');
+  await expect(settings.getByLabel('4: unknown value')).toBeChecked();
+  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  await expect(subscriptions).toHaveAccessibleDescription(/Invalid option/);
+  await expect(
+    settings.getByText('Invalid option: expected one of "0"|"1"|"2"|"3".'),
+  ).toBeVisible();
+  expect((await apiAs(server, key).accounts.get(alpha.id)).subscriptions).toBe('invite');
 });
 
 test('over the allowance, the banner says so from Retry-After alone', async ({ page, server }) => {

@@ -23,6 +23,20 @@ export const Id = z.union([
 ]);
 export type Id = z.infer<typeof Id>;
 
+/**
+ * A creation date as read (spec §2.1, §2.4 `created`, format not shown): text as the server wrote
+ * it, or a number, read as Unix seconds like a message's `time` (§2.5) and given as ISO 8601.
+ */
+export const CreationDate = z.pipe(
+  z.union([z.string(), z.number()]),
+  z.transform((created) => {
+    if (typeof created === 'string') return created;
+    const date = new Date(created * 1000);
+    // Out of Date's range: shown as it came, never thrown at the page.
+    return Number.isNaN(date.getTime()) ? String(created) : date.toISOString();
+  }),
+);
+
 /** Spec §2.4: alphanumerics, underscore, period and hyphen; at most 64 characters. */
 export const ListName = z
   .string()
@@ -124,7 +138,9 @@ export function pageOf<T extends z.core.SomeType>(item: T) {
 
 /** Makes every field of a shape optional: update inputs are partial (spec §1 rule 6). */
 export function optionalAll<T extends Record<string, z.core.SomeType>>(shape: T) {
-  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, z.optional(schema)])) as {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, schema]) => [key, z.optional(schema)]),
+  ) as {
     [K in keyof T]: z.ZodMiniOptional<T[K]>;
   };
 }

@@ -13,15 +13,27 @@ import {
 import './english-messages.ts';
 import { parseForm } from './form-encoding.ts';
 import { Cidr, isCidr, isValidRegex } from './primitives.ts';
-import { AccountCreate, AccountQuery, AccountUpdate } from './schemas/account.ts';
-import { AdministratorCreate, AdministratorUpdate } from './schemas/administrator.ts';
-import { ContactCreate, ContactQuery } from './schemas/contact.ts';
-import { EmailCreate } from './schemas/email.ts';
+import { AccountCreate, AccountDetail, AccountQuery, AccountUpdate } from './schemas/account.ts';
+import {
+  Administrator,
+  AdministratorCreate,
+  AdministratorUpdate,
+} from './schemas/administrator.ts';
+import { Contact, ContactCreate, ContactQuery } from './schemas/contact.ts';
+import { Email, EmailCreate } from './schemas/email.ts';
 import { List, ListCreate, ListUpdate } from './schemas/list.ts';
-import { MembershipCreate } from './schemas/membership.ts';
-import { MessageQuery, MessageSend } from './schemas/message.ts';
+import { Membership, MembershipCreate } from './schemas/membership.ts';
+import { Message, MessageQuery, MessageSend } from './schemas/message.ts';
 import { boundsOfValue, inputBounds } from './test-support/input-bounds.ts';
-import { listFixture } from './test-support/fixtures.ts';
+import {
+  accountDetailFixture,
+  administratorFixture,
+  contactFixture,
+  emailFixture,
+  listFixture,
+  membershipFixture,
+  messageFixture,
+} from './test-support/fixtures.ts';
 import { shapeOf } from './test-support/zod-walk.ts';
 
 /**
@@ -251,6 +263,116 @@ describe('account settings (spec §2.7)', () => {
   it('lists and users are read only', () => {
     expect(refusal(AccountUpdate, 'lists=a')).toMatch(/^lists: is read-only/);
     expect(refusal(AccountUpdate, 'users=1')).toMatch(/^users: is read-only/);
+  });
+});
+
+/**
+ * What another API v2 server, or data we stored before a rule existed, may answer: valid JSON of
+ * the field's type that our writes refuse. The client reads it (the dashboard shows the page and
+ * names the value on its field); the same value is still refused on write.
+ */
+function readNotWritten(
+  read: z.ZodMiniType,
+  fixture: (overrides: Record<string, unknown>) => unknown,
+  write: z.ZodMiniType,
+  cases: [string, unknown][],
+) {
+  for (const [field, value] of cases) {
+    it(`${field}: ${JSON.stringify(value).slice(0, 60)}`, () => {
+      expect(read.safeParse(fixture({ [field]: value })).error?.issues ?? []).toEqual([]);
+      expect(write.safeParse({ [field]: value }).success).toBe(false);
+    });
+  }
+}
+
+describe('a list another server answers is read, its values refused on write (spec §2.4)', () => {
+  readNotWritten(List, listFixture, ListUpdate, [
+    // PCRE, as a PHP server stores them; JavaScript's RegExp refuses both.
+    ['taboo_headers', ['(?i)^x-spam-flag: yes']],
+    ['taboo_body', ['viagra++']],
+    // Valid addresses (IDN, a quoted local part, an address literal) our EmailAddress refuses.
+    ['reply_to', 'antwort@bücher.example'],
+    ['restrict_post_allowed_emails', ['"jane doe"@example.org']],
+    ['restrict_post_banned_emails', ['spam@[192.0.2.1]']],
+    ['restrict_post_lists', ['Announcements 2019']],
+    // A value or bit a newer server adds to a fixed set.
+    ['memberview', 'moderators-only'],
+    ['subscriptions', 'invite'],
+    ['unsubscriptions', 'invite'],
+    ['moderate', 16],
+    ['message_rejections', 4],
+    ['notify_approval', 2],
+    ['truncate', 0],
+    // Texts past our maxima (SECURITY.md 21 bounds what we store, not what others hold).
+    ['subject_prefix', 'x'.repeat(1_001)],
+    ['description', 'x'.repeat(100_001)],
+  ]);
+});
+
+describe('an account another server answers is read, its values refused on write (spec §2.7)', () => {
+  readNotWritten(AccountDetail, accountDetailFixture, AccountUpdate, [
+    ['restrict_contact', ['(?i)@example\\.org$']],
+    ['restrict_contact_subscription', ['']],
+    ['notify_approval', 4],
+    ['subscriptions', 'invite'],
+    ['unsubscriptions', 'invite'],
+    ['custom_image', `data:image/png;base64,${'A'.repeat(3_000)}`],
+    ['timezone', 'x'.repeat(1_001)],
+  ]);
+});
+
+describe('an administrator another server answers is read, its values refused on write (spec §2.6)', () => {
+  readNotWritten(Administrator, administratorFixture, AdministratorUpdate, [
+    ['permissions', ['approval', 'webhooks']],
+    ['notifications', ['digest']],
+    ['mfa_type', 'webauthn'],
+  ]);
+
+  it('cidr: absent from a version 1 administrator, as description is (spec §9 rule 3)', () => {
+    const { cidr, ...v1 } = administratorFixture({ api: 1, username: 'legacy' });
+    expect(cidr).toBeNull();
+    expect(Administrator.safeParse(v1).error?.issues ?? []).toEqual([]);
+  });
+});
+
+describe('fields the spec names without promising a value are read as the dashboard expects them', () => {
+  it('membership digest (spec §2.3): 1, 0 and undefined read as true, false and null', () => {
+    const { digest, ...rest } = membershipFixture();
+    expect(digest).toBeNull();
+    const read = (value: unknown) => Membership.parse({ ...rest, digest: value }).digest;
+    expect([read(1), read(0), read(true), read(false), read(null)]).toEqual([
+      true,
+      false,
+      true,
+      false,
+      null,
+    ]);
+    expect(Membership.parse(rest).digest).toBeNull();
+    expect(Membership.safeParse({ ...rest, digest: 2 }).success).toBe(false);
+  });
+
+  it('message parent (spec §2.5 "if any"): absent is read as null', () => {
+    const { parent, ...rest } = messageFixture();
+    expect(parent).toBeNull();
+    expect(Message.parse(rest).parent).toBeNull();
+    expect(Message.parse({ ...rest, parent: 7 }).parent).toBe(7);
+  });
+
+  it('created (spec §2.1, §2.4: format not shown): text as is, a number as Unix seconds', () => {
+    expect(Contact.parse(contactFixture({ created: '2024-05-01 09:30:00' })).created).toBe(
+      '2024-05-01 09:30:00',
+    );
+    const unix = { ...listFixture(), created: 1714550000 };
+    expect(List.parse(unix).created).toBe('2024-05-01T07:53:20.000Z');
+    expect(Contact.parse({ ...contactFixture(), created: 1e20 }).created).toBe(
+      '100000000000000000000',
+    );
+  });
+
+  it('email ceid (spec §2.2): may be absent', () => {
+    const { ceid, ...rest } = emailFixture();
+    expect(ceid).toBeNull();
+    expect(Email.safeParse(rest).error?.issues ?? []).toEqual([]);
   });
 });
 

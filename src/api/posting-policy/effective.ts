@@ -1,4 +1,3 @@
-import type { SubscriptionMode } from '../constants.ts';
 import type { PostingAccountDefaults, PostingSettings } from './types.ts';
 
 /**
@@ -28,8 +27,9 @@ export interface EffectiveSettings {
   message_rejections: Effective<number>;
   /** Spec §2.4 list values 0–1, or the account's 0–3 (§2.7: 2 and 3 delete held messages). */
   notify_approval: Effective<number>;
-  subscriptions: Effective<SubscriptionMode>;
-  unsubscriptions: Effective<SubscriptionMode>;
+  /** Spec §2.4 open, open+confirm or closed; as read, a value a newer server adds too. */
+  subscriptions: Effective<string>;
+  unsubscriptions: Effective<string>;
 }
 
 function resolve<T>(own: T | null, account: T | null | undefined, assumed: T): Effective<T> {
@@ -57,12 +57,12 @@ export function effectiveSettings(
       account.notify_approval,
       assumed.notify_approval,
     ),
-    subscriptions: resolve<SubscriptionMode>(
+    subscriptions: resolve<string>(
       settings.subscriptions,
       account.subscriptions,
       assumed.subscriptions,
     ),
-    unsubscriptions: resolve<SubscriptionMode>(
+    unsubscriptions: resolve<string>(
       settings.unsubscriptions,
       account.unsubscriptions,
       assumed.unsubscriptions,

@@ -51,6 +51,29 @@ const details = {
 };
 
 /**
+ * The additional fields as read: each in its JSON type, no rule of ours. Another API v2 server, or
+ * an account we stored before a rule existed, may hold what our writes refuse (a PCRE pattern in
+ * `restrict_contact`, a longer text or image URL, a value a newer server adds to `notify_approval`
+ * or `subscriptions`, spec §2.7): the dashboard shows it, the form names it. Writes: `details`.
+ */
+const readDetails = {
+  confirmation_message: z.string(),
+  confirmation_subject: z.string(),
+  welcome_message: z.string(),
+  send_welcome_message_confirmation: z.boolean(),
+  send_welcome_message_contacts: z.boolean(),
+  timezone: z.string(),
+  custom_image: z.string(),
+  notify_approval: z.int(),
+  subscriptions: z.string(),
+  unsubscriptions: z.string(),
+  list_delegation: z.boolean(),
+  restrict_contact: z.array(z.string()),
+  restrict_contact_subscription: z.array(z.string()),
+  require_list_approval: z.boolean(),
+} satisfies Record<keyof typeof details, z.ZodMiniType>;
+
+/**
  * Reference-server extensions (DESIGN.md "Tenancy"): the plan's maximum address-book size, which
  * sets the hourly rate-limit allowance (spec §8 rule 2), and whether ccid is enabled (spec §2.1).
  * Optional on read so that other API v2 servers, which do not send them, still parse.
@@ -62,7 +85,7 @@ const extensions = {
 
 /** Spec §2.7: a single account with every field. */
 export const AccountDetail = z.extend(Account, {
-  ...details,
+  ...readDetails,
   max_contacts: z.optional(extensions.max_contacts),
   ccid: z.optional(extensions.ccid),
 });

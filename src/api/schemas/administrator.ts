@@ -20,13 +20,16 @@ export const Administrator = z.looseObject({
   description: z.nullish(z.string()),
   firstname: z.string(),
   surname: z.string(),
-  cidr: z.nullable(z.string()),
+  // Absent from a version 1 administrator, as `description` is (spec §9 rule 3).
+  cidr: z.nullish(z.string()),
   custom_image: z.boolean(),
-  mfa_type: z.nullish(z.enum(MFA_TYPES)),
+  // Read as text: a kind or permission a newer server adds (spec §2.6) must not hide the page;
+  // writes take only the spec's values (`writable`).
+  mfa_type: z.nullish(z.string()),
   api: z.int().check(z.nonnegative()),
   authn_provider: z.nullish(z.string()),
-  notifications: z.array(z.enum(NOTIFICATIONS)),
-  permissions: z.array(z.enum(PERMISSIONS)),
+  notifications: z.array(z.string()),
+  permissions: z.array(z.string()),
   limit_metadata: z.array(z.string()),
   limit_lists: z.array(z.string()),
   /**

@@ -9,7 +9,18 @@ import {
   SHORT_TEXT_MAX_LENGTH,
   TEXT_MAX_LENGTH,
 } from '../constants.ts';
-import { EmailAddress, Id, ListName, arrayOf, flag, pageOf, pageQuery, readOnly, text } from '../primitives.ts';
+import {
+  CreationDate,
+  EmailAddress,
+  Id,
+  ListName,
+  arrayOf,
+  flag,
+  pageOf,
+  pageQuery,
+  readOnly,
+  text,
+} from '../primitives.ts';
 import { Email } from './email.ts';
 import { Membership } from './membership.ts';
 
@@ -22,7 +33,7 @@ export const Contact = z.looseObject({
   ccid: z.nullish(z.string()),
   firstname: z.string(),
   surname: z.string(),
-  created: z.string(),
+  created: CreationDate,
   notes: z.string(),
   emails: z.array(Email),
   lists: z.array(Membership),

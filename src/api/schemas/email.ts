@@ -10,7 +10,8 @@ export const Email = z.looseObject({
   digest: z.boolean(),
   paused: z.boolean(),
   confirmed: z.boolean(),
-  ceid: z.nullable(z.string()),
+  // Spec §2.2 names it without promising it: a server without custom identifiers may omit it.
+  ceid: z.nullish(z.string()),
 });
 export type Email = z.infer<typeof Email>;
 

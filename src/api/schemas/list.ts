@@ -12,6 +12,7 @@ import {
   SUBSCRIPTION_MODES,
 } from '../constants.ts';
 import {
+  CreationDate,
   EmailAddress,
   Id,
   ListName,
@@ -81,18 +82,65 @@ const settings = {
   archive_index_noshow: z.boolean(),
 };
 
+/**
+ * The settings as read: each in its JSON type, no rule of ours. Another API v2 server, or a list we
+ * stored before a rule existed, may hold what our writes refuse (a free-text `moderator`, spec §2.4
+ * "Alternative moderator"; a PCRE taboo rule; an address or list name outside our patterns; a text
+ * past our maximum; a value or bit a newer server adds): the dashboard shows it, the form's write
+ * schema names it on its field. Only writes are checked (`settings`).
+ */
+const readSettings = {
+  description: z.string(),
+  notes: z.string(),
+  maxlength: z.int(),
+  truncate: z.nullable(z.int()),
+  subject_prefix: z.string(),
+  moderator: z.string(),
+  memberview: z.string(),
+  message_footer: z.string(),
+  message_footer_html: z.string(),
+  message_fronter: z.string(),
+  message_fronter_html: z.string(),
+  taboo_headers: z.array(z.string()),
+  taboo_body: z.array(z.string()),
+  reply_to: z.nullable(z.string()),
+  strip_attachments: z.boolean(),
+  subscriptions: z.nullable(z.string()),
+  unsubscriptions: z.nullable(z.string()),
+  hold_automated: z.boolean(),
+  hold_replies: z.boolean(),
+  restrict_post_allowed_emails: z.array(z.string()),
+  restrict_post_banned_emails: z.array(z.string()),
+  restrict_post_lists: z.array(z.string()),
+  moderate: z.int(),
+  message_rejections: z.nullable(z.int()),
+  notify_approval: z.nullable(z.int()),
+  welcome_message: z.string(),
+  welcome_message_subject: z.string(),
+  confirmation_subject: z.string(),
+  confirmation_message: z.string(),
+  hold_message: z.string(),
+  hold_subject: z.string(),
+  send_hold_message: z.boolean(),
+  reject_message: z.string(),
+  reject_subject: z.string(),
+  send_reject_message: z.boolean(),
+  archive_enabled: z.boolean(),
+  archive_spammode: z.boolean(),
+  archive_protected: z.boolean(),
+  archive_memberview: z.boolean(),
+  archive_index_noshow: z.boolean(),
+} satisfies Record<keyof typeof settings, z.ZodMiniType>;
+
 /** Spec §2.4 as returned. `archive_password` never appears. */
 export const List = z.looseObject({
   id: Id,
   name: z.string(),
-  created: z.string(),
+  created: CreationDate,
   contacts: z.array(Id),
   /** Extension (LIST_QUERY_EXTENSIONS): the number of members, answered instead of their ids. */
   contacts_count: z.optional(z.int().check(z.nonnegative())),
-  ...settings,
-  // Read as any line: another API v2 server may hold free text ("Alternative moderator", spec
-  // §2.4), as may a list stored before writes required an address; only writes are checked.
-  moderator: line,
+  ...readSettings,
 });
 export type List = z.infer<typeof List>;
 

@@ -9,7 +9,11 @@ export const Membership = z.looseObject({
   id: Id,
   contact: Id,
   list: z.string(),
-  digest: z.nullable(z.boolean()),
+  // Read also in the spec's own words (§2.3): 1, 0, and undefined (absent) for the default.
+  digest: z.pipe(
+    z.optional(z.nullable(z.union([z.boolean(), z.literal(0), z.literal(1)]))),
+    z.transform((digest) => (digest === undefined || digest === null ? null : Boolean(digest))),
+  ),
 });
 export type Membership = z.infer<typeof Membership>;
 

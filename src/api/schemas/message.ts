@@ -21,7 +21,11 @@ export const Message = z.looseObject({
   thread_id: Id,
   content_plain: z.string(),
   content_html: z.string(),
-  parent: z.nullable(Id),
+  // "If any" (§2.5): a server may leave it out; read as null, which the dashboard tests for.
+  parent: z.pipe(
+    z.optional(z.nullable(Id)),
+    z.transform((parent) => parent ?? null),
+  ),
 });
 export type Message = z.infer<typeof Message>;
 

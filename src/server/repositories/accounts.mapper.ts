@@ -2,11 +2,12 @@ import {
   ACCOUNT_DETAIL_FIELDS,
   type Account,
   type AccountDetail,
+  type AccountUpdate,
 } from '../../api/schemas/account.ts';
 import type { AccountRow } from './accounts.repository.ts';
 
-/** The spec §2.7 additional fields, stored as JSON in accounts.settings. */
-export type AccountSettings = Pick<AccountDetail, (typeof ACCOUNT_DETAIL_FIELDS)[number]>;
+/** The spec §2.7 additional fields, stored as JSON in accounts.settings: as written, so checked. */
+export type AccountSettings = Required<Pick<AccountUpdate, (typeof ACCOUNT_DETAIL_FIELDS)[number]>>;
 
 /**
  * A new account's settings, and any setting a stored account does not hold yet: open subscriptions,

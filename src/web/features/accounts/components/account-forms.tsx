@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { SUBSCRIPTION_MODES } from '../../../../api/constants.ts';
 import type { AccountDetail } from '../../../../api/schemas/account.ts';
 import { FormActions } from '../../../components/form/form-actions.tsx';
-import { FormField, errorOf } from '../../../components/form/form-field.tsx';
+import { FieldError, FormField, errorOf } from '../../../components/form/form-field.tsx';
 import { useAccountSettingsEdit, useNewAccount } from '../controllers/use-account-forms.ts';
 import {
   NOTIFY_APPROVAL_MEANINGS,
@@ -110,18 +110,34 @@ export function AccountSettings({
       <label htmlFor={`${id}-${name}`}>{label}</label>
     </div>
   );
-  const select = (name: 'subscriptions' | 'unsubscriptions', label: string) => (
-    <FormField id={`${id}-${name}`} label={label}>
-      {(control) => (
-        <select {...control} {...form.register(name)}>
-          {SUBSCRIPTION_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {SUBSCRIPTION_MEANINGS[mode]}
-            </option>
-          ))}
-        </select>
-      )}
-    </FormField>
+  // A value the choices do not hold (another server's, spec §2.7) is shown, not the first choice.
+  const unknown = (
+    name: 'subscriptions' | 'unsubscriptions' | 'notify_approval',
+    known: string[],
+  ) => {
+    const value = form.formState.defaultValues?.[name];
+    return value === undefined || known.includes(value) ? null : value;
+  };
+  const select = (name: 'subscriptions' | 'unsubscriptions', label: string) => {
+    const other = unknown(name, [...SUBSCRIPTION_MODES]);
+    return (
+      <FormField id={`${id}-${name}`} label={label} {...errorOf(label, errors[name])}>
+        {(control) => (
+          <select {...control} {...form.register(name)}>
+            {other !== null && <option value={other}>Unknown value ({other})</option>}
+            {SUBSCRIPTION_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {SUBSCRIPTION_MEANINGS[mode]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+    );
+  };
+  const otherNotify = unknown(
+    'notify_approval',
+    NOTIFY_APPROVAL_MEANINGS.map(({ value }) => String(value)),
   );
 
   return (
@@ -171,6 +187,21 @@ export function AccountSettings({
             </label>
           </div>
         ))}
+        {otherNotify !== null && (
+          <div className="checkbox-field">
+            <input
+              id={`${id}-notify-other`}
+              type="radio"
+              value={otherNotify}
+              {...form.register('notify_approval')}
+            />
+            <label htmlFor={`${id}-notify-other`}>{otherNotify}: unknown value</label>
+          </div>
+        )}
+        <FieldError
+          id={`${id}-notify-error`}
+          {...errorOf('Messages held for approval', errors.notify_approval)}
+        />
       </fieldset>
       <div className="stack">
         {box('list_delegation', 'List admins may delegate access to their lists')}

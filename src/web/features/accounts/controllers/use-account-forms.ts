@@ -7,6 +7,7 @@ import { useCreateAccount, useUpdateAccount } from '../api/account-mutations.ts'
 import {
   ACCOUNT_SETTINGS_FIELDS,
   AccountSettingsForm,
+  type AccountSettingsValues,
   NEW_ACCOUNT_FIELDS,
   NewAccountForm,
   knownTimeZones,
@@ -49,7 +50,7 @@ export function useAccountSettingsEdit(
   onDirtyChange: (dirty: boolean) => void,
 ) {
   const update = useUpdateAccount();
-  const form = useForm<AccountSettingsForm>({
+  const form = useForm<AccountSettingsValues, unknown, AccountSettingsForm>({
     resolver: zodResolver(AccountSettingsForm),
     defaultValues: settingsOf(account),
     // restrict_contact expressions are checked as they are typed.

@@ -87,9 +87,11 @@ export const AccountSettingsForm = z.object({
   description: z.string(),
   timezone: z.string().check(z.trim(), z.minLength(1, 'is required')),
   custom_image: z.string(),
-  notify_approval: z.enum(['0', '1', '2', '3']),
-  subscriptions: z.enum(SUBSCRIPTION_MODES),
-  unsubscriptions: z.enum(SUBSCRIPTION_MODES),
+  // Any text in, one of the values out: a value another server sends (a newer mode, spec §2.7) is
+  // shown as it is and refused on its field on save, never replaced by the first choice.
+  notify_approval: z.pipe(z.string(), z.enum(['0', '1', '2', '3'])),
+  subscriptions: z.pipe(z.string(), z.enum(SUBSCRIPTION_MODES)),
+  unsubscriptions: z.pipe(z.string(), z.enum(SUBSCRIPTION_MODES)),
   list_delegation: z.boolean(),
   require_list_approval: z.boolean(),
   send_welcome_message_confirmation: z.boolean(),
@@ -101,17 +103,19 @@ export const AccountSettingsForm = z.object({
   restrict_contact_subscription: regexLines,
 });
 export type AccountSettingsForm = z.infer<typeof AccountSettingsForm>;
+/** The form's values as edited: the account as read, whatever its server holds. */
+export type AccountSettingsValues = z.input<typeof AccountSettingsForm>;
 export const ACCOUNT_SETTINGS_FIELDS = Object.keys(
   AccountSettingsForm.shape,
 ) as (keyof AccountSettingsForm)[];
 
-export function settingsOf(account: AccountDetail): AccountSettingsForm {
+export function settingsOf(account: AccountDetail): AccountSettingsValues {
   return {
     name: account.name,
     description: account.description,
     timezone: account.timezone,
     custom_image: account.custom_image,
-    notify_approval: String(account.notify_approval) as AccountSettingsForm['notify_approval'],
+    notify_approval: String(account.notify_approval),
     subscriptions: account.subscriptions,
     unsubscriptions: account.unsubscriptions,
     list_delegation: account.list_delegation,

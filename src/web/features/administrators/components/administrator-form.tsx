@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller } from 'react-hook-form';
-import { NOTIFICATIONS } from '../../../../api/constants.ts';
+import { NOTIFICATIONS, PERMISSIONS } from '../../../../api/constants.ts';
 import { CheckboxGroup } from '../../../components/checkbox-group.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { FormActions } from '../../../components/form/form-actions.tsx';
@@ -13,6 +13,8 @@ import { reachableLists } from '../../../lib/reach.ts';
 import { useAdministratorForm } from '../controllers/use-administrator-form.ts';
 import {
   PASSWORD_MIN_LENGTH,
+  unknownValues,
+  type AdministratorFormOutput,
   type AdministratorFormValues,
   type AdministratorKind,
 } from '../model/administrator-form.ts';
@@ -36,7 +38,7 @@ export interface AdministratorFormProps {
   submitLabel: string;
   pending: boolean;
   /** Resolves when saved; rejects with the server's error, which goes on its field if it names one. */
-  onSubmit: (values: AdministratorFormValues) => Promise<unknown>;
+  onSubmit: (values: AdministratorFormOutput) => Promise<unknown>;
   onCancel: () => void;
   /** Told when the form gets or loses unsaved edits (its dialog then asks before closing). */
   onDirtyChange?: (dirty: boolean) => void;
@@ -214,6 +216,15 @@ export function AdministratorForm({
                 }
               />
             ))}
+            <UnknownValues
+              legend="Permissions this dashboard does not know"
+              known={PERMISSIONS}
+              read={defaultValues.permissions}
+              value={field.value}
+              onChange={field.onChange}
+              id={fieldId('permissions')}
+              {...errorOf('The permissions', errors.permissions)}
+            />
           </div>
         )}
       />
@@ -264,16 +275,27 @@ export function AdministratorForm({
         control={form.control}
         name="notifications"
         render={({ field }) => (
-          <CheckboxGroup
-            legend="Notifications (emails received)"
-            options={NOTIFICATIONS.map((value) => ({
-              value,
-              label: value,
-              meaning: NOTIFICATION_MEANINGS.find((n) => n.value === value)?.meaning,
-            }))}
-            value={field.value}
-            onChange={field.onChange}
-          />
+          <div className="stack">
+            <CheckboxGroup
+              legend="Notifications (emails received)"
+              options={NOTIFICATIONS.map((value) => ({
+                value,
+                label: value,
+                meaning: NOTIFICATION_MEANINGS.find((n) => n.value === value)?.meaning,
+              }))}
+              value={field.value}
+              onChange={field.onChange}
+            />
+            <UnknownValues
+              legend="Notifications this dashboard does not know"
+              known={NOTIFICATIONS}
+              read={defaultValues.notifications}
+              value={field.value}
+              onChange={field.onChange}
+              id={fieldId('notifications')}
+              {...errorOf('The notifications', errors.notifications)}
+            />
+          </div>
         )}
       />
       <FormActions
@@ -292,6 +314,49 @@ const HINTS = {
   newPassword: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: they cannot sign in until they are given one.`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
+
+/**
+ * The values the administrator was read with that the spec does not name (spec §2.6: a newer
+ * server's), ticked as read: the form refuses to save them (writes take only the spec's), so
+ * they are shown to be unticked rather than hidden or dropped.
+ */
+function UnknownValues({
+  legend,
+  known,
+  read,
+  value,
+  onChange,
+  id,
+  error,
+  announce,
+}: {
+  legend: string;
+  known: readonly string[];
+  read: readonly string[];
+  value: string[];
+  onChange: (value: string[]) => void;
+  /** The form refuses only these values, so their error is shown with them. */
+  id: string;
+  error: string | undefined;
+  announce: boolean;
+}) {
+  const other = unknownValues(read, known);
+  if (other.length === 0) return null;
+  return (
+    <div>
+      <CheckboxGroup
+        legend={legend}
+        options={other.map((name) => ({ value: name, label: name }))}
+        value={value.filter((name) => other.includes(name))}
+        onChange={(chosen) =>
+          onChange([...value.filter((name) => !other.includes(name)), ...chosen])
+        }
+        describedBy={error ? `${id}-error` : undefined}
+      />
+      <FieldError id={`${id}-error`} error={error} announce={announce} />
+    </div>
+  );
+}
 
 /** SECURITY.md 32: a confined principal makes only administrators confined as narrowly. */
 const KEPT_MEANING =

@@ -10,12 +10,13 @@ import {
   ADMINISTRATOR_FORM_FIELDS,
   administratorFormSchema,
   versionFields,
+  type AdministratorFormOutput,
   type AdministratorFormValues,
   type AdministratorKind,
 } from '../model/administrator-form.ts';
 import { cidrUncheckedNote, cidrWarning } from '../model/cidr-warning.ts';
 
-const LIMIT_PERMISSIONS: ReadonlySet<Permission> = new Set(['limit_lists', 'limit_metadata']);
+const LIMIT_PERMISSIONS: ReadonlySet<string> = new Set(['limit_lists', 'limit_metadata']);
 
 /**
  * The administrator form's controller (logic apart from the view, as react-admin's ra-core does),
@@ -32,11 +33,11 @@ export function useAdministratorForm({
 }: {
   kind: AdministratorKind;
   defaultValues: AdministratorFormValues;
-  onSubmit: (values: AdministratorFormValues) => Promise<unknown>;
+  onSubmit: (values: AdministratorFormOutput) => Promise<unknown>;
   onDirtyChange: ((dirty: boolean) => void) | undefined;
 }) {
   const keep = limitsToKeep(usePermissions());
-  const form = useForm<AdministratorFormValues>({
+  const form = useForm<AdministratorFormValues, unknown, AdministratorFormOutput>({
     resolver: zodResolver(administratorFormSchema(kind)),
     defaultValues: withLimits(defaultValues, keep),
   });

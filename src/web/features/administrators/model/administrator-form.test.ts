@@ -16,7 +16,8 @@ import {
 } from './permissions.ts';
 import { PERMISSIONS } from '../../../../api/constants.ts';
 
-const blank = formValuesOf(null);
+// The empty form as a valid one saves it (the inputs take only the spec's values).
+const blank = administratorFormSchema('key').parse(formValuesOf(null));
 
 describe('the administrator form', () => {
   it('needs an email address for a person, not for a key', () => {
@@ -92,6 +93,29 @@ describe('the administrator form', () => {
       administratorFormSchema('new').safeParse({ ...blank, username: 'a@b.co', password: 'short' })
         .success,
     ).toBe(false);
+  });
+});
+
+describe('values another server adds (spec §2.6)', () => {
+  it('keeps them as read, names them on save, and saves once they are unticked', () => {
+    const read = {
+      ...formValuesOf(null),
+      username: 'admin@example.org',
+      permissions: ['approval', 'webhooks'],
+      notifications: ['digest', 'approval'],
+    };
+    const schema = administratorFormSchema('person');
+    expect(
+      schema.safeParse(read).error?.issues.map((issue) => [issue.path.join('.'), issue.message]),
+    ).toEqual([
+      ['permissions', 'holds webhooks, which this dashboard cannot set: untick it to save'],
+      ['notifications', 'holds digest, which this dashboard cannot set: untick it to save'],
+    ]);
+    const unticked = schema.parse({ ...read, permissions: ['approval'], notifications: [] });
+    expect(toUpdateInput('person', unticked)).toMatchObject({
+      permissions: ['approval'],
+      notifications: [],
+    });
   });
 });
 

@@ -47,6 +47,32 @@ function usernameSchema(kind: AdministratorKind) {
   return kind === 'v1' ? z.string().check(z.trim(), z.minLength(1, 'is required')) : EmailAddress;
 }
 
+/**
+ * Any names in, the spec's out (spec §2.6): a permission or notification kind a newer server adds
+ * is shown ticked and named on save, which writes only the spec's values (setting replaces all).
+ */
+function specValues<T extends string>(values: readonly [T, ...T[]]) {
+  return z.pipe(
+    z.array(z.string()).check(
+      z.superRefine((chosen, ctx) => {
+        const other = unknownValues(chosen, values);
+        if (other.length > 0) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `holds ${other.join(', ')}, which this dashboard cannot set: untick it to save`,
+          });
+        }
+      }),
+    ),
+    z.array(z.enum(values)),
+  );
+}
+
+/** The values outside the spec's: shown in a group of their own, so they can be unticked. */
+export function unknownValues(chosen: readonly string[], known: readonly string[]): string[] {
+  return chosen.filter((value) => !known.includes(value));
+}
+
 export function administratorFormSchema(kind: AdministratorKind) {
   return z
     .object({
@@ -71,8 +97,8 @@ export function administratorFormSchema(kind: AdministratorKind) {
       ),
       custom_image: z.boolean(),
       welcome_email: z.boolean(),
-      permissions: z.array(z.enum(PERMISSIONS)),
-      notifications: z.array(z.enum(NOTIFICATIONS)),
+      permissions: specValues(PERMISSIONS),
+      notifications: specValues(NOTIFICATIONS),
       limit_lists: z.array(z.string()),
       limit_metadata: z.array(z.string()),
     })
@@ -108,7 +134,10 @@ export function administratorFormSchema(kind: AdministratorKind) {
     );
 }
 
-export type AdministratorFormValues = z.infer<ReturnType<typeof administratorFormSchema>>;
+/** What the form holds: the administrator as read, whatever its server's values. */
+export type AdministratorFormValues = z.input<ReturnType<typeof administratorFormSchema>>;
+/** What a valid form saves. */
+export type AdministratorFormOutput = z.output<ReturnType<typeof administratorFormSchema>>;
 export const ADMINISTRATOR_FORM_FIELDS = [
   'username',
   'description',
@@ -145,7 +174,7 @@ export function formValuesOf(administrator: Administrator | null): Administrator
 }
 
 /** The limits are sent only while their permission is on; otherwise they are cleared. */
-function common(values: AdministratorFormValues) {
+function common(values: AdministratorFormOutput) {
   const limitsLists = values.permissions.includes('limit_lists');
   const limitsMetadata = values.permissions.includes('limit_metadata');
   return {
@@ -165,7 +194,7 @@ function common(values: AdministratorFormValues) {
  */
 export function toCreateInput(
   kind: 'new' | 'new-key',
-  values: AdministratorFormValues,
+  values: AdministratorFormOutput,
 ): AdministratorCreate {
   const cidr = values.cidr.trim();
   const restriction = cidr === '' ? {} : { cidr };
@@ -183,7 +212,7 @@ export function toCreateInput(
 /** Spec §4.6 update, with only the fields of the administrator's API version (§9 rule 3). */
 export function toUpdateInput(
   kind: Exclude<AdministratorKind, 'new'>,
-  values: AdministratorFormValues,
+  values: AdministratorFormOutput,
 ): AdministratorUpdate {
   const fields = versionFields(kind);
   const cidr = values.cidr.trim();

@@ -3,7 +3,8 @@ import type { Powers } from '../../../lib/powers.ts';
 
 /** What an administrator entry may do (spec §2.6), as far as `mayManageAdministrator` compares. */
 export interface AdministratorReach {
-  permissions: readonly Permission[];
+  /** As read: a permission a newer server adds (spec §2.6) is compared like any other. */
+  permissions: readonly string[];
   limit_lists: readonly string[];
   limit_metadata: readonly string[];
 }
@@ -17,10 +18,9 @@ export interface AdministratorReach {
 export function mayManageAdministrator(powers: Powers, target: AdministratorReach): boolean {
   if (!powers.known) return true;
   const superadmin = powers.permissions.has('superadmin');
-  const held = (permission: Permission) =>
-    LIMITS.has(permission) ||
-    powers.permissions.has(permission) ||
-    (superadmin && permission !== 'account');
+  const own: ReadonlySet<string> = powers.permissions;
+  const held = (permission: string) =>
+    LIMITS.has(permission) || own.has(permission) || (superadmin && permission !== 'account');
   return (
     target.permissions.every(held) &&
     confinedWithin(powers.limitLists, target, 'limit_lists', target.limit_lists) &&
@@ -28,7 +28,7 @@ export function mayManageAdministrator(powers: Powers, target: AdministratorReac
   );
 }
 
-const LIMITS: ReadonlySet<Permission> = new Set(['limit_lists', 'limit_metadata']);
+const LIMITS: ReadonlySet<string> = new Set(['limit_lists', 'limit_metadata']);
 
 function confinedWithin(
   own: readonly string[] | null,

@@ -81,7 +81,7 @@ export const PERMISSION_PRESETS: { name: string; permissions: Permission[] }[] =
 ];
 
 /** The preset whose permissions are exactly these, if any (order does not matter). */
-export function presetOf(permissions: readonly Permission[]): string | null {
+export function presetOf(permissions: readonly string[]): string | null {
   const chosen = new Set(permissions);
   const preset = PERMISSION_PRESETS.find(
     (candidate) =>
@@ -92,7 +92,7 @@ export function presetOf(permissions: readonly Permission[]): string | null {
 }
 
 /** A short summary for the table: "Full", a preset's name, or the permissions themselves. */
-export function summarizePermissions(permissions: readonly Permission[]): string {
+export function summarizePermissions(permissions: readonly string[]): string {
   if (permissions.length === 0) return 'No permissions';
   const preset = presetOf(permissions);
   return preset ? `${preset}: ${permissions.join(', ')}` : permissions.join(', ');
