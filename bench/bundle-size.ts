@@ -54,11 +54,13 @@ const pageCeilingBytes: Record<string, number> = {
   // Since zod's English messages load with the form kit and the reasons for the server's
   // extensions stay on the server (api/extension-reasons.ts): −1.3 kB on every page without a form.
   'shell + messages': pageJsBudgetBytes,
-  // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9).
-  'shell + contact-new': 162_300,
-  'shell + contact': 166_200,
-  'shell + list-settings': 171_400,
-  'shell + message-new': 164_000,
+  // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9); +0.4 kB on every
+  // page since answers are read by JSON type only, so that another API v2 server's lists,
+  // accounts and administrators show (the contract's read settings, api/schemas/list.ts).
+  'shell + contact-new': 162_700,
+  'shell + contact': 166_600,
+  'shell + list-settings': 172_100,
+  'shell + message-new': 164_600,
 };
 
 interface ManifestChunk {
