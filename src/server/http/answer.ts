@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { describeIssues } from '../../api/form-encoding.ts';
 import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { JsonText } from './json-text.ts';
+import { assertStoredStrictly } from './stored-answers.ts';
 import type { OperationPolicy } from './operation-policy.ts';
 
 /** What Fastify sends with the objects it serializes; stored JSON goes out the same way. */
@@ -15,7 +16,10 @@ function responseSchema(name: OperationName, result: unknown): z.ZodMiniType {
   return OPERATIONS[isKey ? 'users.retrieveKey' : name].response;
 }
 
-/** In tests (VALIDATE_RESPONSES): an answer outside the contract is a 500, not a silent drift. */
+/**
+ * In tests (VALIDATE_RESPONSES): an answer outside the contract, or a stored setting outside its
+ * write rules, is a 500, not a silent drift.
+ */
 export function assertWithinContract(name: OperationName, result: unknown): void {
   const answer = result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result;
   const checked = responseSchema(name, answer).safeParse(answer);
@@ -24,6 +28,7 @@ export function assertWithinContract(name: OperationName, result: unknown): void
       `${name} answered outside the contract: ${describeIssues(checked.error.issues)}`,
     );
   }
+  assertStoredStrictly(name, answer);
 }
 
 /**
