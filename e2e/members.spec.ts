@@ -103,6 +103,8 @@ test('a list’s members: pages, search, add, digest, remove, bulk remove, expor
   await expect(summary).toHaveText('31 members; page 1 of 2.');
   await expect(table.getByRole('link', { name: 'Member03 Club' })).toHaveCount(0);
   expect(await memberCount()).toBe(31);
+  // The focus, back on the removed row's button, went with the row: it is on the next one's.
+  await expect(page.getByRole('button', { name: 'Remove Member04 Club from club' })).toBeFocused();
 
   // Bulk remove the selected members, through the job panel.
   await page.getByLabel('Select Member04 Club').check();
