@@ -58,7 +58,9 @@ const pageCeilingBytes: Record<string, number> = {
   // page since answers are read by JSON type only, so that another API v2 server's lists,
   // accounts and administrators show (the contract's read settings, api/schemas/list.ts).
   'shell + contact-new': 162_700,
-  'shell + contact': 166_600,
+  // +0.5 for the focus that stays in the addresses table when one is deleted
+  // (lib/focus-after-removal.ts).
+  'shell + contact': 167_100,
   'shell + list-settings': 172_100,
   'shell + message-new': 164_600,
 };

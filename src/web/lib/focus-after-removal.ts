@@ -1,11 +1,13 @@
 /**
- * When the focused control goes away with its row (a member removed, an address deleted, a held
- * message decided), the browser drops the focus to the page's body: a screen reader says nothing
- * and the keyboard's place is lost. Here the focus moves instead to the same control of the row
- * that took the row's place (the one before it when the last row went), as a mail client moves to
- * the next message. For every table and list under `root`, once, instead of in every component.
+ * When the focused control goes away with its row (a member removed, an address deleted), the
+ * browser drops the focus to the page's body: a screen reader says nothing and the keyboard's place
+ * is lost. Here the focus moves instead to the same control of the row that took the row's place
+ * (the one before it when the last row went), as a mail client moves to the next message. A ref
+ * callback for a table whose rows can be removed (React 19 runs the cleanup it returns): only the
+ * pages that remove rows load it, not the shell (issue 17 item 9).
  */
-export function keepFocusWhenRowsGo(root: HTMLElement): () => void {
+export function keepFocusWhenRowsGo(root: HTMLElement | null): (() => void) | undefined {
+  if (!root) return undefined;
   let focused: Element | null = null;
   let place: { rows: Element; index: number; control: number } | null = null;
 

@@ -7,7 +7,6 @@ import { openSections } from '../../lib/powers.ts';
 import { usePageShortcutList } from '../../lib/page-shortcuts.ts';
 import { useSession, type Principal } from '../../lib/session.ts';
 import { createSequenceMatcher, isShortcutEvent } from '../../lib/shortcuts.ts';
-import { keepFocusWhenRowsGo } from '../../lib/focus-after-removal.ts';
 import { observeTableCellLabels } from '../../lib/table-cell-labels.ts';
 import { PageLoading } from '../page-loading.tsx';
 import { AppProvider } from '../provider.tsx';
@@ -73,8 +72,6 @@ function SignedInShell({ principal }: { principal: Principal }) {
 
   // Tables become cards of labelled values on a phone; their labels come from one place.
   useEffect(() => (mainRef.current ? observeTableCellLabels(mainRef.current) : undefined), []);
-  // A row removed with the focus in it hands the focus to the row that takes its place.
-  useEffect(() => (mainRef.current ? keepFocusWhenRowsGo(mainRef.current) : undefined), []);
 
   // After a client-side navigation, move focus to the new page as a full page load would.
   const firstPath = useRef(pathname);

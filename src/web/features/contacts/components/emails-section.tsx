@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { keepFocusWhenRowsGo } from '../../../lib/focus-after-removal.ts';
 import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
 import { FormField, errorOf } from '../../../components/form/form-field.tsx';
 import { useServerErrors } from '../../../lib/form-kit.ts';
@@ -34,7 +35,7 @@ export function EmailsSection({
       <h2 id={headingId}>Email addresses</h2>
       <p className="hint">The daily digest and paused boxes save as soon as they change.</p>
       <div className="table-scroll">
-        <table>
+        <table ref={keepFocusWhenRowsGo}>
           <thead>
             <tr>
               <th scope="col">Address</th>

@@ -4,6 +4,7 @@ import type { Membership } from '../../../../api/schemas/membership.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { keepFocusWhenRowsGo } from '../../../lib/focus-after-removal.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import { useMemberDigest, useRemoveMember } from '../api/member-mutations.ts';
@@ -102,7 +103,7 @@ export function MembersTable({
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(rowKey(row)));
   return (
     <>
-      <table className="members-table">
+      <table className="members-table" ref={keepFocusWhenRowsGo}>
         <thead>
           <tr>
             {mayRemove && (
