@@ -9,7 +9,7 @@ import * as oauth from 'oauth4webapi';
 import '../api/english-messages.ts';
 import { GATEWAY_PATHS, GATEWAY_REQUEST_HEADER, type GatewaySession } from '../api/gateway.ts';
 import type { GatewayConfig } from './config.ts';
-import { answerClientError } from './client-error.ts';
+import { answerClientError, frameworkErrorAnswer } from './client-error.ts';
 import { csrfProblem } from './csrf.ts';
 import { GatewayImageQuery, imageOfMessage, messagePath } from './message-image.ts';
 import { API_HEADERS, PAGE_SECURITY_HEADERS } from './page-headers.ts';
@@ -43,6 +43,8 @@ const CONSENT_DENIED = '/auth/consent-denied';
 
 /** A body the gateway accepts: the API's 1 MB (SECURITY.md 21) and room for multipart framing. */
 const BODY_LIMIT = 2 * 1024 * 1024;
+/** Path segments such as URL-encoded addresses (spec §4.2) are longer than the default 100. */
+const MAX_PARAM_LENGTH = 2000;
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -92,14 +94,11 @@ export async function buildGateway({
             },
           },
     bodyLimit: BODY_LIMIT,
-    // Path segments such as URL-encoded addresses (spec §4.2) are longer than the default 100.
-    routerOptions: { maxParamLength: 2000 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // What Node and the router refuse before any route runs is answered in the spec's shape too (§7).
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, _request, reply) => {
-      void (error.code === 'FST_ERR_BAD_URL'
-        ? sendError(reply, 400, 'The URL is not validly percent-encoded')
-        : sendError(reply, 500, 'Internal server error'));
+      void sendError(reply, ...frameworkErrorAnswer(error.code, MAX_PARAM_LENGTH));
     },
   });
 

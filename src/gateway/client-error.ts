@@ -27,3 +27,18 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   }
   socket.destroy(error);
 }
+
+/**
+ * What the router refuses before any route runs (a malformed percent-escape, an overlong path
+ * segment), as the spec's status and message (§7). For the server and the gateway alike.
+ */
+export function frameworkErrorAnswer(code: string, maxParamLength: number): [number, string] {
+  switch (code) {
+    case 'FST_ERR_BAD_URL':
+      return [400, 'The URL is not validly percent-encoded'];
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return [414, `A path segment is longer than ${maxParamLength} characters`];
+    default:
+      return [500, 'Internal server error'];
+  }
+}

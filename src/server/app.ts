@@ -12,7 +12,7 @@ import Fastify, {
 // The 400 answers say what is wrong in words (zod's English messages).
 import '../api/english-messages.ts';
 import { readFormBody } from '../api/form-encoding.ts';
-import { answerClientError } from '../gateway/client-error.ts';
+import { answerClientError, frameworkErrorAnswer } from '../gateway/client-error.ts';
 import { dashboardStaticOptions } from '../gateway/static-files.ts';
 import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
@@ -58,7 +58,7 @@ export async function buildApp({
     // Errors Node and the router raise before any route runs still answer in the spec's shape (§7).
     clientErrorHandler: answerClientError,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const [status, message] = frameworkError(error);
+      const [status, message] = frameworkErrorAnswer(error.code, MAX_PARAM_LENGTH);
       setSecurityHeaders(reply, request.url);
       void reply.status(status).send({ is_error: true, message });
     },
@@ -238,17 +238,6 @@ function hooksOf<T>(hooks: T | T[] | undefined): T[] {
 
 /** A path segment longer than any identifier or URL-encoded address the API stores. */
 const MAX_PARAM_LENGTH = 1000;
-
-function frameworkError(error: FastifyError): [number, string] {
-  switch (error.code) {
-    case 'FST_ERR_BAD_URL':
-      return [400, 'The URL is not validly percent-encoded'];
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return [414, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`];
-    default:
-      return [500, 'Internal server error'];
-  }
-}
 
 function clientErrorMessage(error: FastifyError, status: number): string {
   switch (error.code) {

@@ -5,7 +5,7 @@ import type { Permission } from '../../../../api/constants.ts';
 import { callerQueries } from '../../../lib/caller-queries.ts';
 import { useReportDirty, useServerErrors } from '../../../lib/form-kit.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
-import { limitsToKeep } from '../model/caller-bounds.ts';
+import { LIMITS, limitsToKeep } from '../model/caller-bounds.ts';
 import {
   ADMINISTRATOR_FORM_FIELDS,
   administratorFormSchema,
@@ -15,8 +15,6 @@ import {
   type AdministratorKind,
 } from '../model/administrator-form.ts';
 import { cidrUncheckedNote, cidrWarning } from '../model/cidr-warning.ts';
-
-const LIMIT_PERMISSIONS: ReadonlySet<string> = new Set(['limit_lists', 'limit_metadata']);
 
 /**
  * The administrator form's controller (logic apart from the view, as react-admin's ra-core does),
@@ -78,7 +76,7 @@ export function useAdministratorForm({
     applyPreset: (preset: readonly Permission[]) =>
       form.setValue(
         'permissions',
-        [...preset, ...form.getValues('permissions').filter((p) => LIMIT_PERMISSIONS.has(p))],
+        [...preset, ...form.getValues('permissions').filter((p) => LIMITS.has(p))],
         { shouldDirty: true },
       ),
   };

@@ -28,7 +28,8 @@ export function mayManageAdministrator(powers: Powers, target: AdministratorReac
   );
 }
 
-const LIMITS: ReadonlySet<string> = new Set(['limit_lists', 'limit_metadata']);
+/** The permissions that confine rather than grant (spec §2.6): anyone may give them; a preset keeps them. */
+export const LIMITS: ReadonlySet<string> = new Set(['limit_lists', 'limit_metadata']);
 
 function confinedWithin(
   own: readonly string[] | null,
