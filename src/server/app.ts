@@ -18,6 +18,7 @@ import { createAuthCache, type AuthCache } from './auth/auth-cache.ts';
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { readPoolOf } from './db/heavy-reader.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
 import type { AppDeps } from './http/app-deps.ts';
 import { BODY_LIMIT } from './http/body-limit.ts';
 import { decodeBody, formText } from './http/body-text.ts';
@@ -39,6 +40,8 @@ export interface BuildAppOptions {
   validateResponses?: boolean;
   /** Tests pass their own, to forget what they changed behind the server's back. */
   authCache?: AuthCache;
+  /** The server's time; tests set the date (lib/clock.ts). */
+  clock?: Clock;
 }
 
 /** Builds the reference server: API v2 under /api/2/, and the dashboard from `dist/` at `/`. */
@@ -47,6 +50,7 @@ export async function buildApp({
   database,
   validateResponses = false,
   authCache = createAuthCache(),
+  clock = systemClock,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -73,6 +77,7 @@ export async function buildApp({
     config,
     validateResponses,
     authCache,
+    clock,
     rateLimiter:
       database.dialect === 'postgres'
         ? postgresRateLimiter(database.db, config.rateLimitWindowSeconds)

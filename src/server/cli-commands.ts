@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { createClient, registerGatewayClient } from './oauth/clients.service.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
+import type { Clock } from './lib/clock.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
 import {
   createAccount,
@@ -18,10 +19,11 @@ import {
  * apart from the process that runs them: `cli.ts` reads argv and prints, and the e2e fixtures run
  * the same code in their own process (a process per call cost them a second of CPU each).
  */
-/** What a command may read besides its arguments: standard input, and the server's EXTENSIONS switch. */
+/** What a command may read besides its arguments: standard input, the server's EXTENSIONS switch and clock. */
 export interface CommandInput {
   stdin: () => Promise<string>;
   extensions: boolean;
+  clock: Clock;
 }
 
 type Command = (args: string[], database: DatabaseHandle, input: CommandInput) => Promise<unknown>;
@@ -78,7 +80,7 @@ const commands: Record<string, Command> = {
     const { values } = parseArgs({ args, options: { 'redirect-uri': { type: 'string' } } });
     return registerGatewayClient(database.db, values['redirect-uri'] ?? '');
   },
-  'account create': async (args, database) => {
+  'account create': async (args, database, input) => {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
@@ -98,6 +100,7 @@ const commands: Record<string, Command> = {
       maxContacts,
       ccid: values.ccid,
       description: values.description,
+      now: input.clock.now(),
     });
     return {
       id: account.id,
@@ -106,7 +109,7 @@ const commands: Record<string, Command> = {
       ccid: account.ccid === 1,
     };
   },
-  'key create': async (args, database) => {
+  'key create': async (args, database, input) => {
     const { values } = parseArgs({
       args,
       options: {
@@ -138,6 +141,7 @@ const commands: Record<string, Command> = {
       cidr: values.cidr === undefined ? null : option('--cidr', Cidr, values.cidr),
       description: values.description,
       expiryMonths,
+      now: input.clock.now(),
     });
     // `expiry` as in the API's key retrieval (spec §4.6).
     return {
@@ -166,6 +170,7 @@ const commands: Record<string, Command> = {
       username: option('--username', EmailAddress, values.username),
       password,
       permissions: permissionsFrom(values.permission, accountId === null),
+      now: input.clock.now(),
     });
     return { id: user.id, username: user.username, account_id: accountId };
   },

@@ -6,6 +6,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { withCauses } from './lib/error-chain.ts';
+import { systemClock } from './lib/clock.ts';
 import { registerDashboardClient } from './oauth/clients.service.ts';
 import { issuerOf } from './oauth/metadata.ts';
 
@@ -118,6 +119,7 @@ async function main(argv: string[]): Promise<void> {
     const result = await found.command(found.args, database, {
       stdin: readStdin,
       extensions: config.extensions,
+      clock: systemClock,
     });
     console.log(JSON.stringify(result, null, 2));
   } finally {

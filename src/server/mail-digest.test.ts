@@ -63,14 +63,14 @@ describeEachDialect('digests and welcome messages', (dialect) => {
         .sort(),
     ).toEqual(['First post', 'Hello new member', 'Second post']);
     expect(to('digest@members.example').map((m) => m.parsed.subject)).toEqual(['Hello new member']);
-    expect(await queueDigests(server.database.db)).toBe(1);
+    expect(await queueDigests(server.database.db, server.clock.now())).toBe(1);
     await worker.drainAll();
     const digest = to('digest@members.example').find((m) =>
       m.parsed.subject?.startsWith('Digest of club@'),
     );
     expect(digest?.parsed.text).toContain('First post body');
     expect(digest?.parsed.text).toContain('Second post body');
-    expect(await queueDigests(server.database.db)).toBe(0);
+    expect(await queueDigests(server.database.db, server.clock.now())).toBe(0);
   });
 
   it('follows the address’s digest setting unless the membership overrides it, either way (spec §2.3)', async () => {
@@ -116,7 +116,7 @@ describeEachDialect('digests and welcome messages', (dialect) => {
       'own-digest-overridden@members.example',
       'plain@members.example',
     ]);
-    expect(await queueDigests(server.database.db)).toBe(2);
+    expect(await queueDigests(server.database.db, server.clock.now())).toBe(2);
     await worker.drainAll();
     expect(got('Digest of readers@')).toEqual([
       'forced-digest@members.example',

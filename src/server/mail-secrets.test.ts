@@ -12,6 +12,7 @@ import { createAccount, createApiKeyAdministrator } from './services/provisionin
 import { startServeWithOutput, type ServeWithOutput } from './test/mail-serve.ts';
 import { freePort } from './test/postgres-cluster.ts';
 import { startSmtpSink, type SmtpSink } from './test/smtp-sink.ts';
+import { testClock } from './test/test-clock.ts';
 
 /**
  * SECURITY.md 39: the relay's password (in SMTP_URL) and the DKIM private key never reach the API,
@@ -100,7 +101,7 @@ describe('SECURITY.md 39: the relay password and the DKIM key stay secret', () =
     beforeAll(async () => {
       const dataDir = path.join(root, 'running');
       database = await openDatabase({ dataDir });
-      const account = await createAccount(database.db, { name: 'acme' });
+      const account = await createAccount(database.db, { name: 'acme', now: testClock().now() });
       accountId = account.id;
       await database.db
         .updateTable('accounts')
@@ -108,12 +109,17 @@ describe('SECURITY.md 39: the relay password and the DKIM key stay secret', () =
         .where('id', '=', accountId)
         .execute();
       accountKey = (
-        await createApiKeyAdministrator(database.db, { accountId, permissions: ['superadmin'] })
+        await createApiKeyAdministrator(database.db, {
+          accountId,
+          permissions: ['superadmin'],
+          now: testClock().now(),
+        })
       ).key;
       globalKey = (
         await createApiKeyAdministrator(database.db, {
           accountId: null,
           permissions: ['superadmin', 'account'],
+          now: testClock().now(),
         })
       ).key;
       sink = await relay();

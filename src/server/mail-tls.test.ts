@@ -9,6 +9,7 @@ import type { Received } from './mail/smtp-in.ts';
 import { startSmtpIn } from './mail/smtp-in.ts';
 import { seedFanOutInto } from './test/fan-out-seed.ts';
 import { openFresh, type FreshDatabase } from './test/harness.ts';
+import { testClock } from './test/test-clock.ts';
 
 /**
  * Issue 18 item 2 (README "Mail"): the SMTP listener offers STARTTLS with the operator's key and
@@ -65,6 +66,7 @@ describe('STARTTLS on the SMTP listener', () => {
       port: 0,
       maxBytes: config.mail.smtpInMaxBytes,
       tls: config.mail.smtpInTls,
+      clock: testClock(),
       onReceived: (r) => received.push(r),
     });
   }

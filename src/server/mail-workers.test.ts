@@ -8,6 +8,7 @@ import { claimBatch, markBatchSent, outboxCounts } from './repositories/outbox.r
 import { seedFanOutInto } from './test/fan-out-seed.ts';
 import { describeEachDialect, openFresh, type FreshDatabase } from './test/harness.ts';
 import { startSmtpSink } from './test/smtp-sink.ts';
+import { testClock } from './test/test-clock.ts';
 
 /**
  * Issue 18: one outbox worker per row however many `serve` processes share a database. Each
@@ -104,8 +105,8 @@ describeEachDialect('outbox workers sharing one database', (dialect) => {
     // Every delivery of the fan-out waits for the digest (as for members on digest).
     await fresh.database.db.updateTable('outbox').set({ status: 'digest' }).execute();
     const collected = await Promise.allSettled([
-      queueDigests(fresh.database.db),
-      queueDigests(other.db),
+      queueDigests(fresh.database.db, testClock().now()),
+      queueDigests(other.db, testClock().now()),
     ]);
     // SQLite's single writer may refuse the second transaction outright: nothing is queued twice.
     const queued = collected.map((result) => (result.status === 'fulfilled' ? result.value : 0));

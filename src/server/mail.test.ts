@@ -61,6 +61,7 @@ describeEachDialect('mail in and out', (dialect) => {
       host: '127.0.0.1',
       port: 0,
       maxBytes: 200_000,
+      clock: server.clock,
     });
     client = nodemailer.createTransport({
       host: '127.0.0.1',

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { ErrorBody } from '../api/primitives.ts';
 import { Administrator, RetrievedKey } from '../api/schemas/administrator.ts';
 import { hashKey, verifyPassword } from './auth/keys.ts';
+import { manualClock } from './lib/clock.ts';
 import {
   describeEachDialect,
   startTestServer,
@@ -400,18 +401,45 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
       expect(stored[0]?.key_hash).not.toContain(key);
     });
 
-    it('sets the expiry from expiry_months', async () => {
-      const id = await createdId({ username: 'expiring@example.org', permissions: ['list'] });
-      for (const months of [1, 3, 6, 12]) {
-        const response = await server.request('PUT', url(id), {
-          form: { get_key: true, expiry_months: months },
-        });
-        expect(response.status).toBe(200);
-        const { key, expiry } = asKey(response);
-        const expected = new Date();
-        expected.setUTCMonth(expected.getUTCMonth() + months);
-        expect(Math.abs(Date.parse(expiry ?? '') - expected.getTime())).toBeLessThan(60_000);
-        expect((await server.request('GET', '/api/2/lists/', { key })).status).toBe(200);
+    it('sets the expiry from expiry_months, in calendar months counted by the server’s clock', async () => {
+      // A server of its own whose clock the test sets: the expected dates are written out, so
+      // the test says what "3 months from 29 November" is instead of computing it.
+      const clock = manualClock(new Date('2026-11-29T10:00:00.000Z'));
+      const dated = await startTestServer(dialect, { clock });
+      try {
+        const id = Number(
+          asAdmin(
+            await dated.request('POST', url(), {
+              form: { username: 'expiring@example.org', permissions: ['list'] },
+            }),
+          ).id,
+        );
+        const cases: [string, number, string][] = [
+          ['2026-11-29T10:00:00.000Z', 1, '2026-12-29T10:00:00.000Z'],
+          ['2026-11-29T10:00:00.000Z', 3, '2027-02-28T10:00:00.000Z'],
+          ['2026-11-29T10:00:00.000Z', 6, '2027-05-29T10:00:00.000Z'],
+          ['2026-11-29T10:00:00.000Z', 12, '2027-11-29T10:00:00.000Z'],
+          ['2027-01-31T23:30:00.000Z', 1, '2027-02-28T23:30:00.000Z'],
+          ['2027-03-31T08:00:00.000Z', 6, '2027-09-30T08:00:00.000Z'],
+          ['2028-02-29T00:00:00.000Z', 12, '2029-02-28T00:00:00.000Z'],
+        ];
+        for (const [now, months, expected] of cases) {
+          clock.set(new Date(now));
+          const response = await dated.request('PUT', url(id), {
+            form: { get_key: true, expiry_months: months },
+          });
+          expect(response.status, `${now} + ${months}`).toBe(200);
+          const { key, expiry } = asKey(response);
+          expect(expiry, `${now} + ${months}`).toBe(expected);
+          // The key works until that instant and not at it.
+          expect((await dated.request('GET', '/api/2/lists/', { key })).status).toBe(200);
+          clock.set(new Date(Date.parse(expected) - 1));
+          expect((await dated.request('GET', '/api/2/lists/', { key })).status).toBe(200);
+          clock.set(new Date(expected));
+          expect((await dated.request('GET', '/api/2/lists/', { key })).status).toBe(401);
+        }
+      } finally {
+        await dated.close();
       }
     });
 

@@ -35,7 +35,7 @@ export async function findTokenPrincipal(
   db: Kysely<Database>,
   token: string,
   remoteAddress: string,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<TokenPrincipal | null> {
   const row = await findLiveAccessToken(db, hashKey(token), now.toISOString());
   if (!row) return null;

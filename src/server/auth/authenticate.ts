@@ -54,7 +54,7 @@ export function authenticate(
   cache: AuthCache,
   header: string | undefined,
   remoteAddress: string,
-  now: Date = new Date(),
+  now: Date,
 ): MaybePromise<Authenticated> {
   const value = keyFromHeader(header);
   if (value === null || header === undefined) throw authenticationFailed();

@@ -60,7 +60,7 @@ export async function seedDemoMail(
         `Date: ${new Date().toUTCString()}\r\n${mail.headers ?? ''}Content-Type: text/plain; charset=utf-8\r\n\r\n${mail.body}\r\n`,
     );
     const address = /<([^>]+)>/.exec(mail.from)?.[1] ?? mail.from;
-    outcomes.push(await processInbound(db, list, raw, address));
+    outcomes.push(await processInbound(db, list, raw, address, new Date()));
   }
   return outcomes;
 }

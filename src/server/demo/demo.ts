@@ -608,6 +608,7 @@ async function freshKey(
   permissions: Permission[],
 ): Promise<string> {
   const existing = await findDemoAdministrator(db, accountId, { description });
-  if (existing) return (await issueKey(db, existing.id)).key;
-  return (await createApiKeyAdministrator(db, { accountId, permissions, description })).key;
+  if (existing) return (await issueKey(db, existing.id, new Date())).key;
+  return (await createApiKeyAdministrator(db, { accountId, permissions, description, now: new Date() }))
+    .key;
 }

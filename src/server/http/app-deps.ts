@@ -3,6 +3,7 @@ import type { AuthCache } from '../auth/auth-cache.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DialectName } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
 /** What every route needs, built once in app.ts and handed down explicitly (no decorators). */
@@ -13,6 +14,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Keys and accounts as recently read (auth/auth-cache.ts). */
   authCache: AuthCache;
+  /** The server's time (lib/clock.ts): tests set the date. */
+  clock: Clock;
   /** Tests parse every answer with the contract's schema, to catch a mapper that drifts. */
   validateResponses: boolean;
 }

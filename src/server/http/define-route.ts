@@ -99,6 +99,7 @@ export function defineRoute<K extends OperationName>(
         deps.authCache,
         request.headers.authorization,
         callerAddress(request),
+        deps.clock.now(),
       );
       const { principal, scopes } =
         authenticated instanceof Promise ? await authenticated : authenticated;
@@ -122,6 +123,7 @@ export function defineRoute<K extends OperationName>(
       // Named on an error answer too (headers set here survive the error handler).
       if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
       const params = paramsOf<K>(request);
+      const now = deps.clock.now();
       const context = (db: Kysely<Database>, meter: CostMeter) =>
         ({
           db,
@@ -133,6 +135,7 @@ export function defineRoute<K extends OperationName>(
           body: 'body' in operation ? body : undefined,
           ignored,
           request,
+          now,
           meter,
         }) as RouteContext<K>;
 

@@ -42,6 +42,8 @@ export interface RouteContext<K extends OperationName> {
    */
   ignored: string[];
   request: FastifyRequest;
+  /** The request's time, read once from the server's clock (lib/clock.ts). */
+  now: Date;
   /**
    * Reserves more of the allowance before work whose cost the handler learns as it goes (a list's
    * member ids, SECURITY.md 30): 429 when the allowance cannot hold it.

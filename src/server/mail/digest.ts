@@ -12,7 +12,7 @@ type DigestRow = Awaited<ReturnType<typeof digestRows>>[number];
  * address, into one digest notice each, and marks the rows done in the same transaction: a crash
  * leaves either both or neither. The outbox worker then sends the notices. Answers how many digests.
  */
-export async function queueDigests(db: Kysely<Database>, now = new Date()): Promise<number> {
+export async function queueDigests(db: Kysely<Database>, now: Date): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await digestRows(trx);
     if (rows.length === 0) return 0;

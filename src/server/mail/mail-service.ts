@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
 import { queueDigests } from './digest.ts';
 import { OutboxWorker } from './outbox.ts';
 import { mailSecrets, withoutSecrets } from './secrets.ts';
@@ -25,8 +26,13 @@ export interface MailService {
 export async function startMail(
   config: ServerConfig,
   db: Kysely<Database>,
-  hooks: { onError?: (error: unknown) => void; onReceived?: (received: Received) => void } = {},
+  hooks: {
+    onError?: (error: unknown) => void;
+    onReceived?: (received: Received) => void;
+    clock?: Clock;
+  } = {},
 ): Promise<MailService> {
+  const clock = hooks.clock ?? systemClock;
   const secrets = mailSecrets(config.mail);
   const report = hooks.onError;
   const onError = report && ((error: unknown) => report(withoutSecrets(error, secrets)));
@@ -36,6 +42,7 @@ export async function startMail(
     transport,
     batchSize: config.mail.batchSize,
     leaseMs: config.mail.leaseMs,
+    now: () => clock.now().getTime(),
     onError,
   });
   worker.start();
@@ -48,6 +55,7 @@ export async function startMail(
           port: config.mail.smtpInPort,
           maxBytes: config.mail.smtpInMaxBytes,
           tls: config.mail.smtpInTls,
+          clock,
           onError,
           onReceived: (received) => {
             worker.nudge();
@@ -55,7 +63,7 @@ export async function startMail(
           },
         });
   const digest = setInterval(() => {
-    queueDigests(db).then(
+    queueDigests(db, clock.now()).then(
       (count) => count > 0 && worker.nudge(),
       (error: unknown) => onError?.(error),
     );

@@ -17,6 +17,7 @@ function row(
   to: string,
   subject: string,
   body: string,
+  now: Date,
 ) {
   return {
     account_id: accountId,
@@ -26,7 +27,7 @@ function row(
     subject,
     body,
     list_address: list.address,
-    created: new Date().toISOString(),
+    created: now.toISOString(),
   };
 }
 
@@ -41,12 +42,13 @@ export async function queueSenderNotice(
   kind: 'hold' | 'reject',
   to: string,
   subject: string,
+  now: Date,
   reason?: string,
 ): Promise<void> {
   if (to === '') return;
   const notice = senderNotice(kind, list.settings, { subject, listAddress: list.address });
   const body = reason ? `${notice.body}\n\n${reason}` : notice.body;
-  await insertNotices(db, [row(accountId, kind, list, to, notice.subject, body)]);
+  await insertNotices(db, [row(accountId, kind, list, to, notice.subject, body, now)]);
 }
 
 /**
@@ -58,6 +60,7 @@ export async function queueModeratorNotice(
   accountId: number,
   list: MailingList,
   held: { id: number; subject: string; from: string; reason: string },
+  now: Date,
 ): Promise<void> {
   const moderator = list.settings.moderator.trim();
   // An address, as writes require (SECURITY.md 37); a value stored before that is not used.
@@ -76,7 +79,7 @@ export async function queueModeratorNotice(
   ].join('\n');
   await insertNotices(
     db,
-    recipients.map((to) => row(accountId, 'moderator', list, to, subject, body)),
+    recipients.map((to) => row(accountId, 'moderator', list, to, subject, body, now)),
   );
 }
 
@@ -86,6 +89,7 @@ export async function queueWelcome(
   accountId: number,
   list: MailingList,
   addresses: readonly string[],
+  now: Date,
 ): Promise<void> {
   const body = list.settings.welcome_message;
   if (body.trim() === '') return;
@@ -93,7 +97,7 @@ export async function queueWelcome(
   await insertNotices(
     db,
     addresses.map((to) =>
-      row(accountId, 'welcome', list, to, subject.replace(/[\r\n]+/g, ' '), body),
+      row(accountId, 'welcome', list, to, subject.replace(/[\r\n]+/g, ' '), body, now),
     ),
   );
 }

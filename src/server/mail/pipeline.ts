@@ -57,7 +57,7 @@ export async function processInbound(
   list: ReceivingList,
   raw: Buffer,
   envelopeFrom: string,
-  now = new Date(),
+  now: Date,
 ): Promise<InboundOutcome> {
   const parsed = await simpleParser(raw, { skipImageLinks: true }).catch((error: unknown) => {
     throw new UnreadableMessageError(error instanceof Error ? error.message : String(error));
@@ -141,9 +141,9 @@ export async function processInbound(
             subject,
             from: fromAddress,
             reason: decision.reason,
-          });
+          }, now);
         if (decision.senderNotice === 'hold')
-          await queueSenderNotice(trx, list.account_id, mailingList, 'hold', fromAddress, subject);
+          await queueSenderNotice(trx, list.account_id, mailingList, 'hold', fromAddress, subject, now);
         return { action: 'hold', rule: decision.rule, heldId };
       }
       case 'reject':
@@ -155,6 +155,7 @@ export async function processInbound(
             'reject',
             fromAddress,
             subject,
+            now,
           );
         return { action: 'reject', rule: decision.rule };
       case 'discard':

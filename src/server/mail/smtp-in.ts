@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
 import { readMessageBytes } from './message-bytes.ts';
 import {
@@ -21,6 +22,7 @@ export interface SmtpInOptions {
   maxBytes: number;
   /** STARTTLS with this key and certificate (PEM); without them it is not offered. */
   tls?: { key: string; cert: string } | null;
+  clock: Clock;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -90,7 +92,7 @@ export async function startSmtpIn(
         }
         for (const target of targets) {
           if (target === 'bounces') continue;
-          const outcome = await processInbound(options.db, target, raw, envelopeFrom);
+          const outcome = await processInbound(options.db, target, raw, envelopeFrom, options.clock.now());
           options.onReceived?.({ list: target.name, outcome });
         }
         return null;

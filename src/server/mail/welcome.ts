@@ -15,6 +15,7 @@ export async function welcomeNewMember(
   account: AccountRow,
   contactId: number,
   listIds: readonly number[],
+  now: Date,
 ): Promise<void> {
   const lists = (await listsWithSettings(db, account.id, listIds))
     .map((list) => ({ ...list, settings: settingsOf(list) }))
@@ -31,6 +32,7 @@ export async function welcomeNewMember(
         settings: list.settings,
       },
       addresses,
+      now,
     );
   }
 }

@@ -151,7 +151,7 @@ export async function approveAuthorization(
   request: AuthorizationRequest,
   session: { id: number; administratorId: number },
   issuer: string,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<string> {
   const { grantable } = await consentChoice(db, request, session.administratorId);
   if (grantable.length === 0) {

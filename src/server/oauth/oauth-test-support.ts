@@ -106,6 +106,7 @@ export async function createPerson(
     username,
     password: PASSWORD,
     permissions: options.permissions ?? ['superadmin'],
+    now: server.clock.now(),
   });
   return { id: row.id, username };
 }

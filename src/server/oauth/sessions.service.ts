@@ -47,7 +47,7 @@ export interface BrowserSession {
 export async function findBrowserSession(
   db: Kysely<Database>,
   cookie: string | undefined,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<BrowserSession | null> {
   if (!cookie) return null;
   const row = await findLiveSession(db, hashKey(cookie), now.toISOString());
@@ -103,7 +103,7 @@ export type SignInResult =
 export async function signIn(
   db: Kysely<Database>,
   input: { preSession: BrowserSession; username: string; password: string; remoteAddress: string },
-  now: Date = new Date(),
+  now: Date,
 ): Promise<SignInResult> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % LOGIN_WINDOW_SECONDS);
@@ -133,7 +133,7 @@ export async function signIn(
 }
 
 /** Ends the browser's session and revokes every grant given in it. */
-export async function signOut(db: Kysely<Database>, session: BrowserSession, now: Date = new Date()): Promise<void> {
+export async function signOut(db: Kysely<Database>, session: BrowserSession, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (session.id === null) return;
     await revokeSessionGrants(trx, session.id, now.toISOString());
@@ -150,7 +150,7 @@ export async function signOutWithAccessToken(
   db: Kysely<Database>,
   token: string,
   remoteAddress: string,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<boolean> {
   const found = await findTokenPrincipal(db, token, remoteAddress, now);
   if (!found) return false;

@@ -30,7 +30,7 @@ export async function tokenRequest(
   form: URLSearchParams,
   authorization: string | undefined,
   endpoint: 'token' | 'refresh',
-  now: Date = new Date(),
+  now: Date,
 ): Promise<TokenResponse> {
   // RFC 6749 §3.2: parameters must not be repeated.
   for (const name of new Set(form.keys())) {

@@ -31,7 +31,7 @@ export function payerOf(deps: AppDeps, account: AccountRow | null): Payer {
 
 /** Takes `cost` objects from the payer's allowance, or answers 429 with when to come back. */
 export function chargeOrThrow(deps: AppDeps, payer: Payer, cost: number): MaybePromise<RateCharge> {
-  const charge = deps.rateLimiter.charge(payer.counter, cost, payer.allowance);
+  const charge = deps.rateLimiter.charge(payer.counter, cost, payer.allowance, deps.clock.now());
   return charge instanceof Promise
     ? charge.then((taken) => acceptedCharge(taken, payer.allowance, deps.config.extensions))
     : acceptedCharge(charge, payer.allowance, deps.config.extensions);

@@ -9,7 +9,7 @@ import type { MaybePromise } from '../lib/maybe-promise.ts';
  * exceed it (SECURITY.md 20).
  */
 export interface RateLimiter {
-  charge(accountId: number, cost: number, allowance: number, now?: Date): MaybePromise<RateCharge>;
+  charge(accountId: number, cost: number, allowance: number, now: Date): MaybePromise<RateCharge>;
   refund(accountId: number, windowStart: number, amount: number): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ function windowOf(now: Date, windowSeconds: number): { start: number; reset: num
 export function memoryRateLimiter(windowSeconds: number): RateLimiter {
   const counters = new Map<string, number>();
   return {
-    charge(accountId, cost, allowance, now = new Date()) {
+    charge(accountId, cost, allowance, now) {
       const { start, reset } = windowOf(now, windowSeconds);
       const key = `${accountId}:${start}`;
       const used = counters.get(key) ?? 0;
@@ -58,7 +58,7 @@ export function memoryRateLimiter(windowSeconds: number): RateLimiter {
  */
 export function postgresRateLimiter(db: Kysely<Database>, windowSeconds: number): RateLimiter {
   return {
-    async charge(accountId, cost, allowance, now = new Date()) {
+    async charge(accountId, cost, allowance, now) {
       const { start, reset } = windowOf(now, windowSeconds);
       if (cost <= allowance) {
         const result = await sql<{ used: number }>`

@@ -16,7 +16,7 @@ export function registerAccountsRoutes(app: FastifyInstance, deps: AppDeps): voi
   defineRoute(app, deps, 'accounts.get', (ctx) => getAccount(ctx.db, ctx.params.id, ctx.query));
 
   defineRoute(app, deps, 'accounts.create', (ctx) =>
-    createAccount(ctx.db, ctx.principal, ctx.body),
+    createAccount(ctx.db, ctx.principal, ctx.body, ctx.now),
   );
 
   defineRoute(app, deps, 'accounts.update', (ctx) =>

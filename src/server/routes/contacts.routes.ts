@@ -14,7 +14,14 @@ export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): voi
     listContacts(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.query, ctx.meter),
   );
   defineRoute(app, deps, 'contacts.create', (ctx) =>
-    createContact(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.ignored),
+    createContact(
+      ctx.db,
+      requireAccount(ctx.account),
+      ctx.principal,
+      ctx.body,
+      ctx.now,
+      ctx.ignored,
+    ),
   );
   defineRoute(app, deps, 'contacts.update', (ctx) =>
     updateContact(
@@ -23,6 +30,7 @@ export function registerContactsRoutes(app: FastifyInstance, deps: AppDeps): voi
       ctx.principal,
       ctx.params.id,
       ctx.body,
+      ctx.now,
       ctx.ignored,
     ),
   );

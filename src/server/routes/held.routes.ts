@@ -13,7 +13,7 @@ export function registerHeldRoutes(app: FastifyInstance, deps: AppDeps): void {
     getHeld(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? ''),
   );
   defineRoute(app, deps, 'held.approve', (ctx) =>
-    actOnHeld(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', 'approve'),
+    actOnHeld(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', 'approve', ctx.now),
   );
   defineRoute(app, deps, 'held.reject', (ctx) =>
     actOnHeld(
@@ -22,13 +22,14 @@ export function registerHeldRoutes(app: FastifyInstance, deps: AppDeps): void {
       ctx.principal,
       ctx.params.id ?? '',
       'reject',
+      ctx.now,
       ctx.body.reason,
     ),
   );
   defineRoute(app, deps, 'held.discard', (ctx) =>
-    actOnHeld(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', 'discard'),
+    actOnHeld(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', 'discard', ctx.now),
   );
   defineRoute(app, deps, 'held.bulk', (ctx) =>
-    actOnHeldBulk(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body),
+    actOnHeldBulk(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.now),
   );
 }

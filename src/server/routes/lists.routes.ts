@@ -34,7 +34,7 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'lists.create', (ctx) =>
-    createList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.body),
+    createList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.body, ctx.now),
   );
 
   defineRoute(app, deps, 'lists.update', (ctx) =>

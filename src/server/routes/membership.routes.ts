@@ -15,7 +15,7 @@ export function registerMembershipRoutes(app: FastifyInstance, deps: AppDeps): v
     getMembership(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id),
   );
   defineRoute(app, deps, 'membership.create', (ctx) =>
-    createMembership(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body),
+    createMembership(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.now),
   );
   defineRoute(app, deps, 'membership.update', (ctx) =>
     updateMembership(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id, ctx.body),

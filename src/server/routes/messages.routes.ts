@@ -22,7 +22,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
 
   // Spec §4.5: only the success object; the message is not returned.
   defineRoute(app, deps, 'messages.send', async (ctx) => {
-    await sendMessage(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body);
+    await sendMessage(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.now);
     return { success: 1 } as const;
   });
 

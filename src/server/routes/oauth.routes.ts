@@ -64,7 +64,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   const secure = (request: FastifyRequest) =>
     request.protocol === 'https' || Boolean(deps.config.publicUrl?.startsWith('https:'));
   const session = (request: FastifyRequest) =>
-    findBrowserSession(db, readCookie(request.headers.cookie, SESSION_COOKIE));
+    findBrowserSession(db, readCookie(request.headers.cookie, SESSION_COOKIE), deps.clock.now());
   const setSessionCookie = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -140,7 +140,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       username,
       password,
       remoteAddress: request.ip,
-    });
+    }, deps.clock.now());
     switch (result.kind) {
       case 'throttled': {
         const minutes = Math.ceil(result.retryAfterSeconds / 60);
@@ -173,7 +173,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     // The dashboard is the service's own client: nothing to consent to beyond signing in.
     if (checked.request.client.first_party === 1 && choice.grantable.length > 0) {
       return reply.redirect(
-        await approveAuthorization(db, checked.request, signedIn, issuer(request)),
+        await approveAuthorization(db, checked.request, signedIn, issuer(request), deps.clock.now()),
         303,
       );
     }
@@ -204,7 +204,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     const signedIn = signedInOf(current);
     if (decision === 'allow' && signedIn) {
       return reply.redirect(
-        await approveAuthorization(db, checked.request, signedIn, issuer(request)),
+        await approveAuthorization(db, checked.request, signedIn, issuer(request), deps.clock.now()),
         303,
       );
     }
@@ -242,7 +242,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (
         !bearer ||
         !isAccessToken(bearer) ||
-        !(await signOutWithAccessToken(db, bearer, callerAddress(request)))
+        !(await signOutWithAccessToken(db, bearer, callerAddress(request), deps.clock.now()))
       )
         throw authenticationFailed();
       return reply.send({ success: 1 });
@@ -252,7 +252,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (current) {
       if (!csrfMatches(current, form.get('csrf_token')))
         return sendExpiredFormPage(reply, PATHS.logout);
-      await signOut(db, current);
+      await signOut(db, current, deps.clock.now());
       setSessionCookie(request, reply, '', 0);
     }
     // "Not you?" on the consent page: sign in again for the same request.
@@ -298,6 +298,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
           request.body,
           request.headers.authorization,
           endpoint,
+          deps.clock.now(),
         );
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
       },

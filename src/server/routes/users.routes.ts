@@ -24,11 +24,11 @@ export function registerUsersRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'users.create', (ctx) =>
-    createUserAdministrator(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.body),
+    createUserAdministrator(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.body, ctx.now),
   );
 
   defineRoute(app, deps, 'users.update', (ctx) =>
-    updateUser(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.params.id, ctx.body),
+    updateUser(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.params.id, ctx.body, ctx.now),
   );
 
   defineRoute(app, deps, 'users.delete', async (ctx) => {

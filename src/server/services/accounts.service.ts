@@ -86,6 +86,7 @@ export async function createAccount(
   db: Kysely<Database>,
   principal: Principal,
   input: AccountCreate,
+  now: Date,
 ): Promise<AccountDetail> {
   assertRunnablePatterns(input, RESTRICT_FIELDS);
   // SECURITY.md 32: the first administrator is a superadmin of the new account, so only a caller
@@ -106,7 +107,7 @@ export async function createAccount(
       max_contacts: input.max_contacts ?? DEFAULT_MAX_CONTACTS,
       ccid: input.ccid ? 1 : 0,
       settings: JSON.stringify(settings),
-      created: new Date().toISOString(),
+      created: now.toISOString(),
     });
     if (input.administrator !== undefined) {
       await insertAdministrator(db, {

@@ -97,6 +97,7 @@ export async function replaceMemberships(
   principal: Principal,
   contact: ContactWithChildren,
   requested: readonly string[],
+  now: Date,
 ): Promise<void> {
   const wanted = uniqueOrThrow(requested, 'lists');
   const visible = listLimit(principal);
@@ -112,7 +113,7 @@ export async function replaceMemberships(
     account.id,
     current.filter((membership) => !wantedNames.has(membership.list_name)).map((m) => m.id),
   );
-  await joinLists(db, account, contact.row.id, addedIds);
+  await joinLists(db, account, contact.row.id, addedIds, now);
 }
 
 /**
@@ -146,6 +147,7 @@ export async function joinLists(
   account: AccountRow,
   contactId: number,
   listIds: readonly number[],
+  now: Date,
 ): Promise<void> {
   await insertMemberships(
     db,
@@ -156,5 +158,5 @@ export async function joinLists(
       digest: null,
     })),
   );
-  await welcomeNewMember(db, account, contactId, listIds);
+  await welcomeNewMember(db, account, contactId, listIds, now);
 }

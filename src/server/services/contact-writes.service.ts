@@ -103,6 +103,7 @@ async function createNewContact(
   account: AccountRow,
   principal: Principal,
   input: NewContact,
+  now: Date,
 ): Promise<Contact> {
   if (account.ccid === 1 && input.ccid === null) {
     // Spec §2.1.
@@ -132,10 +133,10 @@ async function createNewContact(
       account_id: account.id,
       ccid: input.ccid,
       ...names,
-      created: new Date().toISOString(),
+      created: now.toISOString(),
     });
     await addAddresses(db, account, row.id, addresses);
-    await joinLists(db, account, row.id, listIds);
+    await joinLists(db, account, row.id, listIds, now);
     await writeValues(db, row.id, values);
     const [contact] = await present(
       db,
@@ -159,9 +160,10 @@ export function createContact(
   account: AccountRow,
   principal: Principal,
   body: ContactCreate,
+  now: Date,
   ignored: string[] = [],
 ): Promise<Contact> {
-  return createNewContact(db, account, principal, newContact(body, body.ccid ?? null, ignored));
+  return createNewContact(db, account, principal, newContact(body, body.ccid ?? null, ignored), now);
 }
 
 /**
@@ -176,6 +178,7 @@ export async function updateContact(
   principal: Principal,
   ref: string,
   body: ContactUpdate,
+  now: Date,
   ignored: string[] = [],
 ): Promise<Contact> {
   const row = await findContactByRef(db, account, ref);
@@ -193,6 +196,7 @@ export async function updateContact(
       account,
       principal,
       newContact({ ...body, emails: body.emails }, ref, ignored),
+      now,
     );
   }
 
@@ -204,7 +208,7 @@ export async function updateContact(
     try {
       if (body.emails !== undefined) await replaceAddresses(db, account, current, body.emails);
       if (body.lists !== undefined)
-        await replaceMemberships(db, account, principal, current, body.lists);
+        await replaceMemberships(db, account, principal, current, body.lists, now);
     } catch (error) {
       throw translateUniqueViolation(error);
     }

@@ -79,13 +79,14 @@ export async function actOnHeld(
   principal: Principal,
   idText: string,
   action: HeldAction,
+  now: Date,
   reason?: string,
 ): Promise<HeldOutcome> {
   const id = toId(idText);
   const [row] =
     id === null ? [] : await findHeld(db, account.id, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
-  const [outcome] = await settle(db, account, [row], action, reason);
+  const [outcome] = await settle(db, account, [row], action, reason, now);
   if (!outcome) throw notFound('Held message');
   return outcome;
 }
@@ -96,6 +97,7 @@ export async function actOnHeldBulk(
   account: AccountRow,
   principal: Principal,
   input: HeldBulk,
+  now: Date,
 ): Promise<{ results: HeldOutcome[] }> {
   const ids: number[] = [];
   for (const value of input.ids) {
@@ -108,7 +110,7 @@ export async function actOnHeldBulk(
   if (missing.length > 0) throw badRequest(`ids: no held message ${missing.join(', ')}`);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-  return { results: await settle(db, account, ordered, input.action, input.reason) };
+  return { results: await settle(db, account, ordered, input.action, input.reason, now) };
 }
 
 /**
@@ -122,6 +124,7 @@ async function settle(
   rows: HeldDetailRow[],
   action: HeldAction,
   reason: string | undefined,
+  now: Date,
 ): Promise<HeldOutcome[]> {
   const removed = new Set(
     await deleteHeld(
@@ -132,7 +135,6 @@ async function settle(
   );
   if (removed.size !== rows.length)
     throw conflict('A held message was settled by someone else meanwhile');
-  const now = new Date();
   const outcomes: HeldOutcome[] = [];
   for (const row of rows) {
     let message: number | null = null;
@@ -161,7 +163,7 @@ async function settle(
     }
     if (message !== null && row.raw !== '')
       await saveSource(db, message, Buffer.from(row.raw, 'base64'));
-    if (action === 'reject') await tellRejected(db, account, row, reason);
+    if (action === 'reject') await tellRejected(db, account, row, reason, now);
     outcomes.push({ id: row.id, action, message });
   }
   return outcomes;
@@ -177,6 +179,7 @@ async function tellRejected(
   account: AccountRow,
   row: HeldDetailRow,
   reason: string | undefined,
+  now: Date,
 ): Promise<void> {
   const list = await findListByName(db, account.id, row.list);
   if (!list) return;
@@ -197,6 +200,7 @@ async function tellRejected(
     'reject',
     row.from_address,
     row.subject,
+    now,
     reason,
   );
 }

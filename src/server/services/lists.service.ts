@@ -106,6 +106,7 @@ export async function createList(
   accountId: number,
   principal: Principal,
   input: ListCreate,
+  now: Date,
 ): Promise<List> {
   assertMayWrite(principal, input.name);
   assertRunnablePatterns(input, TABOO_FIELDS);
@@ -119,7 +120,7 @@ export async function createList(
     row = await insertList(db, {
       account_id: accountId,
       name: input.name,
-      created: new Date().toISOString(),
+      created: now.toISOString(),
       settings: JSON.stringify(settings),
       archive_password_hash: (await archivePasswordHash(input.archive_password)) ?? null,
     });

@@ -60,6 +60,7 @@ export async function createMembership(
   account: AccountRow,
   principal: Principal,
   body: MembershipCreate,
+  now: Date,
 ): Promise<Membership> {
   const contact = await findContactByRef(db, account, body.contact);
   if (!contact) throw badRequest(`contact: no contact ${body.contact} in this account`);
@@ -79,7 +80,7 @@ export async function createMembership(
         digest: digestToRow(body.digest ?? null),
       },
     ]);
-    await welcomeNewMember(db, account, contact.id, [list.id]);
+    await welcomeNewMember(db, account, contact.id, [list.id], now);
     return present(account, {
       ...(row as MembershipDetailRow),
       list_name: list.name,

@@ -76,6 +76,7 @@ export async function sendMessage(
   account: AccountRow,
   principal: Principal,
   input: MessageSend,
+  now: Date,
 ): Promise<void> {
   const limit = listLimit(principal);
   // A list outside a limited key's lists is as absent as an unknown one (SECURITY.md 33).
@@ -97,7 +98,6 @@ export async function sendMessage(
   // The contract guarantees one of the two; each is derived from the other when absent.
   const plain = input.content_plain || htmlToPlain(input.content_html ?? '');
   const html = input.content_html || plainToHtml(plain);
-  const now = new Date();
   const id = await insertMessage(db, {
     account_id: account.id,
     list_id: list.id,

@@ -13,7 +13,7 @@ export const DEFAULT_MAX_CONTACTS = 10_000;
 /** Provisioning used by the CLI and the demo: accounts, keys and users outside the HTTP API. */
 export async function createAccount(
   db: Kysely<Database>,
-  input: { name: string; description?: string; maxContacts?: number; ccid?: boolean },
+  input: { name: string; description?: string; maxContacts?: number; ccid?: boolean; now: Date },
 ): Promise<AccountRow> {
   if (await findAccountByName(db, input.name)) throw conflict(`An account named ${input.name} already exists`);
   return insertAccount(db, {
@@ -23,7 +23,7 @@ export async function createAccount(
     max_contacts: input.maxContacts ?? DEFAULT_MAX_CONTACTS,
     ccid: input.ccid ? 1 : 0,
     settings: '{}',
-    created: new Date().toISOString(),
+    created: input.now.toISOString(),
   });
 }
 
@@ -51,12 +51,12 @@ export function addMonths(from: Date, months: number): Date {
 export async function issueKey(
   db: Kysely<Database>,
   administratorId: number,
+  now: Date,
   expiryMonths?: number,
   /** The expiry to apply instead of the one asked for, from the asked-for one (SECURITY.md 32). */
   bound: (requested: string | null) => string | null = (requested) => requested,
 ): Promise<{ key: string; expires_at: string | null }> {
   const key = generateKey();
-  const now = new Date();
   const expires_at = bound(expiryMonths ? addMonths(now, expiryMonths).toISOString() : null);
   await insertApiKey(db, { administrator_id: administratorId, key_hash: hashKey(key), expires_at, created: now.toISOString() });
   return { key, expires_at };
@@ -71,6 +71,7 @@ export async function createApiKeyAdministrator(
     cidr?: string | null;
     description?: string;
     expiryMonths?: number;
+    now: Date;
   },
 ): Promise<CreatedKey> {
   const administrator = await insertAdministrator(db, {
@@ -80,16 +81,22 @@ export async function createApiKeyAdministrator(
     cidr: input.cidr ?? null,
     api: 2,
     permissions: JSON.stringify(input.permissions),
-    created: new Date().toISOString(),
+    created: input.now.toISOString(),
   });
-  const { key, expires_at } = await issueKey(db, administrator.id, input.expiryMonths);
+  const { key, expires_at } = await issueKey(db, administrator.id, input.now, input.expiryMonths);
   return { key, administrator, expires_at };
 }
 
 /** A person who signs in (OAuth login page) with a username and password. */
 export async function createUser(
   db: Kysely<Database>,
-  input: { accountId: number | null; username: string; password: string; permissions: readonly Permission[] },
+  input: {
+    accountId: number | null;
+    username: string;
+    password: string;
+    permissions: readonly Permission[];
+    now: Date;
+  },
 ): Promise<AdministratorRow> {
   // Usernames are unique whatever their case, as through the API (users.service.ts).
   if (await usernameTaken(db, input.username)) throw conflict(`An administrator named ${input.username} already exists`);
@@ -99,6 +106,6 @@ export async function createUser(
     api: 0,
     permissions: JSON.stringify(input.permissions),
     password_hash: await hashPassword(input.password),
-    created: new Date().toISOString(),
+    created: input.now.toISOString(),
   });
 }

@@ -26,7 +26,7 @@ export async function endWhatNoLongerHolds(
   db: Kysely<Database>,
   row: AdministratorRow,
   change: { passwordChanged: boolean },
-  now: Date = new Date(),
+  now: Date,
 ): Promise<void> {
   const nowIso = now.toISOString();
   if (change.passwordChanged) {

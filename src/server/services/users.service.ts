@@ -96,6 +96,7 @@ export async function createUserAdministrator(
   scope: UserScope,
   principal: Principal,
   input: AdministratorCreate,
+  now: Date,
 ): Promise<Administrator> {
   const isKey = input.username === undefined;
   if (isKey && input.password !== undefined) throw badRequest('password: API keys do not sign in');
@@ -125,7 +126,7 @@ export async function createUserAdministrator(
       limit_metadata: JSON.stringify(input.limit_metadata ?? []),
       limit_lists: JSON.stringify(input.limit_lists ?? []),
       password_hash: input.password === undefined ? null : await hashPassword(input.password),
-      created: new Date().toISOString(),
+      created: now.toISOString(),
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw usernameInUse();
@@ -144,6 +145,7 @@ export async function updateUser(
   principal: Principal,
   idText: string,
   input: AdministratorUpdate,
+  now: Date,
 ): Promise<Administrator | RetrievedKey> {
   const row = await findUser(db, scope, idText);
   // SECURITY.md 32: the caller reaches only administrators within what it has itself.
@@ -163,7 +165,7 @@ export async function updateUser(
         `get_key: send it alone, or with expiry_months (not with ${others.join(', ')})`,
       );
     // The new key authenticates at once as this administrator, with its permissions.
-    const { key, expires_at } = await issueKey(db, row.id, expiryMonths, (requested) =>
+    const { key, expires_at } = await issueKey(db, row.id, now, expiryMonths, (requested) =>
       keyExpiryWithinCaller(principal, requested),
     );
     return { key, expiry: expires_at };
@@ -208,7 +210,7 @@ export async function updateUser(
     await assertKeepsSuperadmin(db, scope, row, updated);
     await endWhatNoLongerHolds(db, updated, {
       passwordChanged: changes.password_hash !== undefined,
-    });
+    }, now);
     return await oneWithKeyExpiry(db, updated);
   } catch (error) {
     if (isUniqueViolation(error) && fields.username !== undefined) throw usernameInUse();

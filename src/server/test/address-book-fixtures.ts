@@ -48,6 +48,7 @@ export async function limitedKey(
   const created = await createApiKeyAdministrator(server.database.db, {
     accountId: options.accountId ?? server.account.id,
     permissions: options.permissions,
+    now: server.clock.now(),
   });
   await server.database.db
     .updateTable('administrators')

@@ -32,6 +32,7 @@ describeEachDialect('What a key can make of administrators', (dialect) => {
       accountId,
       permissions,
       ...options,
+      now: server.clock.now(),
     });
     return { key: created.key, id: created.administrator.id, expiresAt: created.expires_at };
   }

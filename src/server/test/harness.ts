@@ -9,12 +9,14 @@ import { encodeForm } from '../../api/form-encoding.ts';
 import type { Permission } from '../../api/constants.ts';
 import { buildApp } from '../app.ts';
 import { createAuthCache } from '../auth/auth-cache.ts';
+import type { Clock } from '../lib/clock.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../db/database.ts';
 import type { DialectName } from '../db/dialect.ts';
 import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
 import { staleContactDocuments } from './contact-documents-check.ts';
 import { staleSearchRows } from './contact-search-check.ts';
+import { testClock } from './test-clock.ts';
 
 /**
  * Black-box server tests (STYLE.md): a real app on a freshly migrated database, driven over HTTP
@@ -29,6 +31,8 @@ export interface TestServer {
   accountKey: string;
   /** A global key (superadmin + account) of the group. */
   globalKey: string;
+  /** The server's clock (test-clock.ts, or the suite's own): what `now` is to the server. */
+  clock: Clock;
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
   createAccount(name: string, options?: { maxContacts?: number; ccid?: boolean }): Promise<{ id: number; name: string }>;
   createKey(options: { accountId: number | null; permissions: Permission[]; cidr?: string; expiryMonths?: number }): Promise<string>;
@@ -80,6 +84,8 @@ export interface TestServerOptions {
   staticDir?: string;
   /** EXTENSIONS: on by default; false offers exactly spec v2 (http/spec-only.ts). */
   extensions?: boolean;
+  /** The server's clock; by default test-clock.ts's. */
+  clock?: Clock;
 }
 
 export interface FreshDatabase {
@@ -146,7 +152,8 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     EXTENSIONS: options.extensions === false ? 'off' : 'on',
   });
   const authCache = createAuthCache();
-  const app = await buildApp({ config, database, validateResponses: true, authCache });
+  const clock = options.clock ?? testClock();
+  const app = await buildApp({ config, database, validateResponses: true, authCache, clock });
   await app.ready();
   const peers: { app: FastifyInstance; database: DatabaseHandle }[] = [];
 
@@ -155,11 +162,12 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
       name,
       maxContacts: accountOptions.maxContacts ?? options.maxContacts ?? 100_000,
       ccid: accountOptions.ccid ?? options.ccid,
+      now: clock.now(),
     });
     return { id: row.id, name: row.name };
   };
   const createKey: TestServer['createKey'] = async (keyOptions) =>
-    (await createApiKeyAdministrator(database.db, keyOptions)).key;
+    (await createApiKeyAdministrator(database.db, { ...keyOptions, now: clock.now() })).key;
 
   const account = await makeAccount('acme');
   const accountKey = await createKey({ accountId: account.id, permissions: ['superadmin'] });
@@ -172,6 +180,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     account,
     accountKey,
     globalKey,
+    clock,
     createAccount: makeAccount,
     createKey,
     async request(method, url, requestOptions = {}) {
@@ -205,7 +214,12 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     forgetCachedAuth: () => authCache.forget(),
     async startPeer() {
       const peerDatabase = await reopen();
-      const peer = await buildApp({ config, database: peerDatabase, validateResponses: true });
+      const peer = await buildApp({
+        config,
+        database: peerDatabase,
+        validateResponses: true,
+        clock,
+      });
       await peer.ready();
       peers.push({ app: peer, database: peerDatabase });
       return peer;

@@ -16,6 +16,7 @@ import { sinkTransport } from '../mail/transport.ts';
 import { LIST_DEFAULTS } from '../repositories/lists.mapper.ts';
 import { outboxCounts } from '../repositories/outbox.repository.ts';
 import { seedFanOut } from './fan-out-seed.ts';
+import { systemClock } from '../lib/clock.ts';
 
 const FAN_OUT = 100_000;
 const MESSAGES_IN = 300;
@@ -39,7 +40,13 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
         .insertInto('lists')
         .values({ account_id: list.account_id, name: 'small', created: new Date().toISOString() })
         .execute();
-      const smtp = await startSmtpIn({ db, host: '127.0.0.1', port: 0, maxBytes: 1_000_000 });
+      const smtp = await startSmtpIn({
+        db,
+        host: '127.0.0.1',
+        port: 0,
+        maxBytes: 1_000_000,
+        clock: systemClock,
+      });
       const client = nodemailer.createTransport({
         host: '127.0.0.1',
         port: smtp.port,

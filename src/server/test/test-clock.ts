@@ -1,0 +1,21 @@
+import { clockFrom, systemClock, type Clock } from '../lib/clock.ts';
+
+/**
+ * The clock a test server runs on: real time, or, with `TEST_SERVER_DATE` (an ISO date-time), a
+ * clock that starts at that instant and moves with real time. `npm test` runs the date-sensitive
+ * suites again on 29 February, 31 March and 30 November (scripts/test.ts DATE_RUNS), so no test
+ * leans on today's date (issue 28 item 1). Each test file gets its own, started when first asked.
+ */
+let shared: Clock | undefined;
+
+export function testClock(): Clock {
+  shared ??= clockOf(process.env.TEST_SERVER_DATE);
+  return shared;
+}
+
+function clockOf(date: string | undefined): Clock {
+  if (!date) return systemClock;
+  const start = new Date(date);
+  if (Number.isNaN(start.getTime())) throw new Error(`TEST_SERVER_DATE is not a date: ${date}`);
+  return clockFrom(start);
+}
