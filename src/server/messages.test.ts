@@ -118,7 +118,7 @@ describeEachDialect('messages (spec §2.5, §4.5)', (dialect) => {
 
   describe('send', () => {
     it('answers only the success object and archives the message with generated HTML', async () => {
-      const before = Math.floor(Date.now() / 1000);
+      const before = Math.floor(server.clock.now().getTime() / 1000);
       const response = await send({
         list: 'news',
         subject: 'Hello',
@@ -146,7 +146,7 @@ describeEachDialect('messages (spec §2.5, §4.5)', (dialect) => {
         /^<[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@listkeeper\.local>$/,
       );
       expect(message.time).toBeGreaterThanOrEqual(before);
-      expect(message.time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+      expect(message.time).toBeLessThanOrEqual(Math.floor(server.clock.now().getTime() / 1000));
     });
 
     it('queues one pending delivery per member address, paused addresses and non-members skipped', async () => {

@@ -33,8 +33,8 @@ export function payerOf(deps: AppDeps, account: AccountRow | null): Payer {
 export function chargeOrThrow(deps: AppDeps, payer: Payer, cost: number): MaybePromise<RateCharge> {
   const charge = deps.rateLimiter.charge(payer.counter, cost, payer.allowance, deps.clock.now());
   return charge instanceof Promise
-    ? charge.then((taken) => acceptedCharge(taken, payer.allowance, deps.config.extensions))
-    : acceptedCharge(charge, payer.allowance, deps.config.extensions);
+    ? charge.then((taken) => acceptedCharge(taken, payer.allowance, deps))
+    : acceptedCharge(charge, payer.allowance, deps);
 }
 
 export function refund(
@@ -50,8 +50,9 @@ export function refund(
  * The charge when it fits the allowance; otherwise 429 (spec §8) with when to come back: standard
  * HTTP's Retry-After always, the `X-RateLimit-*` extension headers unless EXTENSIONS=off.
  */
-function acceptedCharge(charge: RateCharge, allowance: number, extensions: boolean): RateCharge {
-  if (!charge.ok) throw new RateLimited(charge, allowance, extensions);
+function acceptedCharge(charge: RateCharge, allowance: number, deps: AppDeps): RateCharge {
+  if (!charge.ok)
+    throw new RateLimited(charge, allowance, deps.config.extensions, deps.clock.now());
   return charge;
 }
 
@@ -63,8 +64,8 @@ export class RateLimited extends HttpError {
   readonly charge: RateCharge;
   private readonly allowance: number;
 
-  constructor(charge: RateCharge, allowance: number, extensions: boolean) {
-    const retryAfter = Math.max(1, charge.resetAt - Math.floor(Date.now() / 1000));
+  constructor(charge: RateCharge, allowance: number, extensions: boolean, now: Date) {
+    const retryAfter = Math.max(1, charge.resetAt - Math.floor(now.getTime() / 1000));
     super(429, 'The hourly API rate limit is exceeded', {
       'retry-after': String(retryAfter),
       ...(extensions ? rateHeaders(charge, allowance) : {}),
