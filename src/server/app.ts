@@ -29,6 +29,8 @@ import { setSecurityHeaders } from './http/security-headers.ts';
 import { refuseTokenInUrl } from './http/token-in-url.ts';
 import { splitUrl } from './http/url-parts.ts';
 import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limiter.ts';
+import { issuerOf } from './oauth/metadata.ts';
+import { registerPublicRoutes } from './public/routes.ts';
 import { registerRoutes } from './routes/register-routes.ts';
 import { startDocumentRenderer } from './services/contact-documents.service.ts';
 
@@ -78,6 +80,7 @@ export async function buildApp({
     validateResponses,
     authCache,
     clock,
+    publicOrigin: () => issuerOf(config, listeningPort(app)),
     rateLimiter:
       database.dialect === 'postgres'
         ? postgresRateLimiter(database.db, config.rateLimitWindowSeconds)
@@ -203,6 +206,7 @@ export async function buildApp({
   });
 
   registerRoutes(app, deps);
+  registerPublicRoutes(app, deps);
 
   // Documents a bulk change nulled or left behind their account's version are rendered again.
   const renderer = startDocumentRenderer(database.db, {
@@ -239,6 +243,12 @@ function securityHeadersHook(
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
   if (hooks === undefined) return [];
   return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** The port bound (PORT=0 picks one), or undefined before listening (app.inject in tests). */
+function listeningPort(app: FastifyInstance): number | undefined {
+  const address = app.server.address();
+  return address !== null && typeof address === 'object' ? address.port : undefined;
 }
 
 /** A path segment longer than any identifier or URL-encoded address the API stores. */

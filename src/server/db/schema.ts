@@ -24,6 +24,10 @@ export interface Database {
   notices: NoticesTable;
   outbox: OutboxTable;
   rate_counters: RateCountersTable;
+  server_secrets: ServerSecretsTable;
+  member_requests: MemberRequestsTable;
+  mail_tokens: MailTokensTable;
+  public_throttles: PublicThrottlesTable;
 }
 
 export interface AccountsTable {
@@ -231,12 +235,60 @@ export interface NoticesTable {
   created: string;
   /** As the outbox's: the claiming worker's lease on a `sending` notice. */
   lease_until: Generated<number>;
+  /** Where a reply goes, when not to `from_address` (a confirmation's `<list>-confirm+TOKEN@`). */
+  reply_to: string | null;
 }
 
 /** The message as received by SMTP (base64), for its attachments on the way out. */
 export interface MessageSourcesTable {
   message_id: number;
   raw: string;
+}
+
+/** The installation's keys, made once (migration 2026-11-29T0000). */
+export interface ServerSecretsTable {
+  name: string;
+  /** base64url. */
+  value: string;
+}
+
+/** A join or leave on its way: waiting for the address (`confirm`) or a moderator (`moderate`). */
+export interface MemberRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  list_id: number;
+  kind: 'join' | 'leave';
+  /** As the requester typed it; `address_key` is its lower-cased form, the unique key. */
+  address: string;
+  address_key: string;
+  state: 'confirm' | 'moderate';
+  source: 'web' | 'mail' | 'one-click';
+  created: string;
+  /** When the address confirmed (a moderator sees it); null while it has not. */
+  confirmed: string | null;
+  expires_at: string;
+}
+
+/** A random token mailed to an address; only its SHA-256 is kept (SECURITY.md 42). */
+export interface MailTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  purpose: string;
+  account_id: number;
+  list_id: number;
+  address_key: string;
+  request_id: number | null;
+  created: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Rate-limit counters of the public pages (SECURITY.md 43). */
+export interface PublicThrottlesTable {
+  throttle_key: string;
+  /** Unix seconds. */
+  window_start: number;
+  count: number;
 }
 
 export interface RateCountersTable {

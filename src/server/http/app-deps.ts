@@ -16,6 +16,11 @@ export interface AppDeps {
   authCache: AuthCache;
   /** The server's time (lib/clock.ts): tests set the date. */
   clock: Clock;
+  /**
+   * The origin links in mail point to (PUBLIC_URL, else `http://HOST:PORT` with the port bound):
+   * from configuration, never from a request (SECURITY.md 34).
+   */
+  publicOrigin: () => string;
   /** Tests parse every answer with the contract's schema, to catch a mapper that drifts. */
   validateResponses: boolean;
 }

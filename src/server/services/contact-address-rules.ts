@@ -11,7 +11,7 @@ export function assertAddressesAllowed(
   account: Pick<AccountRow, 'settings'>,
   addresses: readonly string[],
 ): void {
-  const patterns = addressRestrictions(account.settings);
+  const patterns = addressRestrictions(account.settings, 'restrict_contact');
   if (patterns.length === 0) return;
   const refused = addresses.filter((address) => !patterns.some((pattern) => pattern.test(address)));
   if (refused.length > 0) {
@@ -21,14 +21,28 @@ export function assertAddressesAllowed(
   }
 }
 
-function addressRestrictions(settings: string): UserRegex[] {
+/**
+ * Spec §2.7 restrict_contact_subscription (and restrict_contact, which holds for every address of
+ * the account): a subscription request from an address matching none of them is refused (issue 25).
+ */
+export function subscriptionAddressAllowed(settings: string, address: string): boolean {
+  return (['restrict_contact', 'restrict_contact_subscription'] as const).every((key) => {
+    const patterns = addressRestrictions(settings, key);
+    return patterns.length === 0 || patterns.some((pattern) => pattern.test(address));
+  });
+}
+
+function addressRestrictions(
+  settings: string,
+  key: 'restrict_contact' | 'restrict_contact_subscription',
+): UserRegex[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(settings);
   } catch {
     return [];
   }
-  const sources = (parsed as { restrict_contact?: unknown } | null)?.restrict_contact;
+  const sources = (parsed as Record<string, unknown> | null)?.[key];
   if (!Array.isArray(sources)) return [];
   return sources.flatMap((source) => {
     if (typeof source !== 'string' || source === '') return [];

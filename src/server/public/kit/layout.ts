@@ -1,0 +1,31 @@
+import type { ReactElement } from 'react';
+import { h, type Children } from './html.ts';
+
+export const STYLESHEET_PATH = '/l/_/pages.css';
+
+/**
+ * Every public page: readable at 320 px (one column, the viewport set), light or dark as the
+ * reader's system is, labelled landmarks, and no referrer sent on (a token in the URL stays here).
+ */
+export function Page(props: {
+  title: string;
+  /** Pages that carry a token in their URL are kept out of search engines. */
+  personal?: boolean;
+  children?: Children;
+}): ReactElement {
+  return h(
+    'html',
+    { lang: 'en' },
+    h(
+      'head',
+      null,
+      h('meta', { charSet: 'utf-8' }),
+      h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+      h('meta', { name: 'referrer', content: 'no-referrer' }),
+      props.personal ? h('meta', { name: 'robots', content: 'noindex, nofollow' }) : null,
+      h('title', null, props.title),
+      h('link', { rel: 'stylesheet', href: STYLESHEET_PATH }),
+    ),
+    h('body', null, h('main', null, props.children)),
+  );
+}
