@@ -60,6 +60,8 @@ async function startServing(
   const mail = await startMail(config, database.db, {
     onError: (error) =>
       app.log.error({ mail: error instanceof Error ? error.message : String(error) }, 'mail'),
+    // The port bound, once listening (PORT=0 picks one): the members' links in mail point there.
+    publicOrigin: () => issuerOf(config, boundPort(app)),
   });
   opened.push(mail);
   const shutdown = async () => {
@@ -98,6 +100,11 @@ async function startServing(
       mail_out: mail.deliversTo,
     }),
   );
+}
+
+function boundPort(app: { server: { address(): unknown } }): number | undefined {
+  const address = app.server.address() as { port?: unknown } | null;
+  return typeof address?.port === 'number' ? address.port : undefined;
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -19,7 +19,8 @@ describeEachDialect('digests and welcome messages', (dialect) => {
     sink = await startSmtpSink();
     const config = loadConfig({ SMTP_URL: sink.url });
     transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
-    worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 10 });
+    worker = new OutboxWorker({
+      publicOrigin: () => 'https://lists.test', db: server.database.db, transport, batchSize: 10 });
   });
   afterAll(async () => {
     await worker.stop();

@@ -33,7 +33,8 @@ beforeAll(async () => {
   });
   const transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
   try {
-    await new OutboxWorker({ db: fresh.database.db, transport, batchSize: 100 }).drainAll();
+    await new OutboxWorker({
+      publicOrigin: () => 'https://lists.test', db: fresh.database.db, transport, batchSize: 100 }).drainAll();
   } finally {
     transport.close();
   }
@@ -51,13 +52,26 @@ async function resolver(name: string, type: string): Promise<string[][]> {
   throw Object.assign(new Error(`no ${type} record for ${name}`), { code: 'ENOTFOUND' });
 }
 
-it('signs each post so that the DKIM signature verifies against the published key', async () => {
-  expect(sink.mails).toHaveLength(1);
-  const raw = sink.mails[0]?.raw ?? Buffer.alloc(0);
-  const { results } = await dkimVerify(raw, { resolver, strict: true });
-  expect(results.map((result) => [result.signingDomain, result.status.result])).toEqual([
-    [DOMAIN, 'pass'],
-  ]);
+it('signs each member’s copy so that the DKIM signature verifies against the published key', async () => {
+  // One copy per member (issue 25): each personal, each signed.
+  expect(sink.mails).toHaveLength(3);
+  for (const mail of sink.mails) {
+    const { results } = await dkimVerify(mail.raw, { resolver, strict: true });
+    expect(results.map((result) => [result.signingDomain, result.status.result])).toEqual([
+      [DOMAIN, 'pass'],
+    ]);
+  }
+});
+
+it('covers the one-click headers, so a changed List-Unsubscribe fails the signature (RFC 8058 §4)', async () => {
+  const raw = (sink.mails[0]?.raw ?? Buffer.alloc(0)).toString();
+  const signature = /^DKIM-Signature:[\s\S]*?(?=\r\n\S)/m.exec(raw)?.[0] ?? '';
+  const signed = /\bh=([^;]+)/.exec(signature.replace(/\s+/g, ''))?.[1]?.toLowerCase().split(':');
+  expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post']));
+  const tampered = raw.replace(/\/unsubscribe\/[A-Za-z0-9_-]+/, '/unsubscribe/someone-else');
+  expect(tampered).not.toBe(raw);
+  const { results } = await dkimVerify(Buffer.from(tampered), { resolver, strict: true });
+  expect(results.map((result) => result.status.result)).toEqual(['fail']);
 });
 
 it('and the signature fails once the body is changed on the way', async () => {

@@ -28,6 +28,7 @@ describeEachDialect('outbox workers sharing one database', (dialect) => {
     const transport = smtpTransport({ ...loadConfig({}).mail, smtpUrl: sink.url });
     transports.push(transport);
     const worker = new OutboxWorker({
+      publicOrigin: () => 'https://lists.test',
       db: database.db,
       transport,
       batchSize: 20,

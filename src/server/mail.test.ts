@@ -55,7 +55,8 @@ describeEachDialect('mail in and out', (dialect) => {
     sink = await startSmtpSink();
     const config = loadConfig({ SMTP_URL: sink.url });
     transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
-    worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 50 });
+    worker = new OutboxWorker({
+      publicOrigin: () => 'https://lists.test', db: server.database.db, transport, batchSize: 50 });
     smtpIn = await startSmtpIn({
       db: server.database.db,
       host: '127.0.0.1',

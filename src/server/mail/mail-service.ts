@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
+import { issuerOf } from '../oauth/metadata.ts';
 import { queueDigests } from './digest.ts';
 import { OutboxWorker } from './outbox.ts';
 import { mailSecrets, withoutSecrets } from './secrets.ts';
@@ -30,6 +31,8 @@ export async function startMail(
     onError?: (error: unknown) => void;
     onReceived?: (received: Received) => void;
     clock?: Clock;
+    /** Where the members' links in mail point (issue 25); by default the configured PUBLIC_URL. */
+    publicOrigin?: () => string;
   } = {},
 ): Promise<MailService> {
   const clock = hooks.clock ?? systemClock;
@@ -43,6 +46,7 @@ export async function startMail(
     batchSize: config.mail.batchSize,
     leaseMs: config.mail.leaseMs,
     now: () => clock.now().getTime(),
+    publicOrigin: hooks.publicOrigin ?? (() => issuerOf(config)),
     onError,
   });
   worker.start();

@@ -20,8 +20,15 @@ import {
   type ClaimedDelivery,
   type Unsent,
 } from '../repositories/outbox.repository.ts';
+import { accountSettingsOf } from '../repositories/accounts.mapper.ts';
+import { emailKey } from '../repositories/emails.repository.ts';
+import { memberLinks, type MemberLinks } from '../members/links.ts';
+import { LIFETIMES } from '../members/lifetimes.ts';
+import { expiryDay, linkKey, signLink } from '../tokens/signed-link.ts';
 import { listAddressOf } from './list-address.ts';
-import { bounceAddress, renderNotice, renderPost, type MailingList } from './render.ts';
+import { personalParts } from './outgoing/personal.ts';
+import { buildPostTemplate, personalize, type PostTemplate } from './outgoing/template.ts';
+import { bounceAddress, renderNotice } from './render.ts';
 import type { MailTransport, Refused } from './transport.ts';
 
 /**
@@ -57,6 +64,13 @@ export interface OutboxWorkerOptions {
   leaseMs?: number;
   /** The clock due times and leases are read on, in Unix ms: tests move it past a back-off. */
   now?: () => number;
+  /**
+   * The origin of the members' pages (PUBLIC_URL, else the server's own): every delivery links
+   * there for its recipient's one-click leave and own page (issue 25).
+   */
+  publicOrigin: () => string;
+  /** Deliveries of one batch sent at once, each its own SMTP transaction over pooled connections. */
+  concurrency?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -72,14 +86,14 @@ export interface OutboxWorkerOptions {
 export class OutboxWorker {
   private readonly options: Required<Omit<OutboxWorkerOptions, 'onError'>> &
     Pick<OutboxWorkerOptions, 'onError'>;
-  private readonly rendered = new Map<number, { raw: Buffer; list: MailingList }>();
+  private readonly rendered = new Map<number, PostTemplate>();
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
 
   constructor(options: OutboxWorkerOptions) {
-    this.options = { idleMs: 1000, leaseMs: 60_000, now: Date.now, ...options };
+    this.options = { idleMs: 1000, leaseMs: 60_000, now: Date.now, concurrency: 8, ...options };
   }
 
   start(): void {
@@ -169,46 +183,89 @@ export class OutboxWorker {
     while ((await this.drainOnce()) > 0);
   }
 
+  /**
+   * Sends a claimed batch, each delivery its own SMTP transaction (issue 25: every copy is
+   * personal), a few at once over the transport's pooled connections, while the batch's lease is
+   * renewed. A refused recipient is settled alone (a 5xx fails it, a 4xx retries it); a
+   * transaction that fails as a whole (no connection, AUTH, the relay's refusal of MAIL FROM or
+   * DATA) stops the batch: that delivery and those not yet tried wait for their retry, as a batch
+   * did when it was one transaction. Those sent are sent.
+   */
   private async sendBatch(batch: ClaimedBatch): Promise<void> {
-    const { db, transport } = this.options;
-    const post = await this.render(batch.messageId);
-    if (!post) {
+    const { db, transport, concurrency } = this.options;
+    const template = await this.render(batch.messageId);
+    if (!template) {
       // The message was deleted meanwhile (its rows cascade); nothing is left to send.
       await markBatchSent(db, batch.batch);
       return;
     }
-    const addresses = batch.rows.map((row) => row.address);
-    let refused: Refused[];
-    try {
-      ({ refused } = await this.leased(
-        (until) => renewBatchLease(db, batch.batch, until),
-        () =>
-          transport.send({ from: bounceAddress(post.list), to: addresses }, post.raw, batch.batch),
-      ));
-    } catch (error) {
-      // The transaction failed as a whole (connection, AUTH, a 4xx or 5xx to MAIL FROM or DATA):
-      // every row is tried again after its back-off; a relay's refusal of the whole transaction is
-      // most often its own state or configuration, which its operator mends.
+    const key = await linkKey(db);
+    const links = memberLinks(this.options.publicOrigin());
+    const from = bounceAddress(template.list);
+    const notSent = new Map<number, Unsent>();
+    let failure: unknown = null;
+    let next = 0;
+    const sendOne = async (row: ClaimedDelivery): Promise<void> => {
+      const raw = personalize(template, this.personalOf(template, row, key, links));
+      try {
+        const { refused } = await transport.send(
+          { from, to: [row.address] },
+          raw,
+          `${batch.batch}-${row.id}`,
+        );
+        const [refusal] = refused;
+        if (refusal) {
+          const now = this.options.now();
+          notSent.set(
+            row.id,
+            permanent(refusal) ? { id: row.id, status: 'failed', at: now } : unsent(row, now),
+          );
+        }
+      } catch (error) {
+        failure ??= error;
+        notSent.set(row.id, unsent(row, this.options.now()));
+      }
+    };
+    const lane1 = async () => {
+      const row = batch.rows[0];
+      next = 1;
+      if (row) await sendOne(row);
+    };
+    const lane = async () => {
+      while (failure === null && next < batch.rows.length) {
+        const row = batch.rows[next] as ClaimedDelivery;
+        next += 1;
+        await sendOne(row);
+      }
+    };
+    await this.leased(
+      (until) => renewBatchLease(db, batch.batch, until),
+      async () => {
+        // The first delivery goes alone: a relay that is down or refuses us is tried once, not
+        // by every lane at once.
+        await lane1();
+        await Promise.all(Array.from({ length: Math.min(concurrency, batch.rows.length) }, lane));
+      },
+    );
+    if (failure !== null) {
+      // The relay is down or refuses us: what was not tried waits with the one that failed.
       const now = this.options.now();
-      await finishBatch(
-        db,
-        batch.batch,
-        batch.rows.map((row) => unsent(row, now)),
-      );
-      this.options.onError?.(error);
-      return;
+      for (const row of batch.rows.slice(next)) notSent.set(row.id, unsent(row, now));
+      this.options.onError?.(failure);
     }
-    // Refused recipients: a 5xx fails at once, a 4xx is tried again alone; the others are sent.
-    const now = this.options.now();
-    const byAddress = new Map(batch.rows.map((row) => [row.address.toLowerCase(), row]));
-    const notSent = refused.flatMap((refusal) => {
-      const row = byAddress.get(refusal.address.toLowerCase());
-      if (!row) return [];
-      return [
-        permanent(refusal) ? { id: row.id, status: 'failed' as const, at: now } : unsent(row, now),
-      ];
+    await finishBatch(db, batch.batch, [...notSent.values()]);
+  }
+
+  /** The recipient's own links: one-click leave (when members may leave) and the member's page. */
+  private personalOf(template: PostTemplate, row: ClaimedDelivery, key: Buffer, links: MemberLinks) {
+    const today = new Date(this.options.now());
+    const expiresDay = expiryDay(today, LIFETIMES.deliveryLinkDays);
+    const sign = (purpose: 'unsubscribe' | 'member') =>
+      signLink(key, { purpose, listId: template.list.id, emailId: row.email_id, expiresDay }, emailKey(row.address)).toString('base64url');
+    return personalParts(template.list, {
+      oneClick: template.canLeave ? links.unsubscribe(template.list.address, sign('unsubscribe')) : null,
+      memberPage: links.member(template.list.address, sign('member')),
     });
-    await finishBatch(db, batch.batch, notSent);
   }
 
   private async sendNotice(notice: NoticeRow): Promise<void> {
@@ -225,6 +282,7 @@ export class OutboxWorker {
         notice.kind === 'hold' || notice.kind === 'reject' ? 'auto-replied' : 'auto-generated',
       // The same id however often it is sent: a receiver can tell a repeat.
       messageId: `<notice-${notice.id}@${domain}>`,
+      replyTo: notice.reply_to,
     });
     // Notices about a message go from the list's bounce address: an answering bounce is dropped.
     const from = notice.list_address
@@ -254,29 +312,30 @@ export class OutboxWorker {
     });
   }
 
-  /** One rendering per message serves its whole fan-out; a few are kept. */
-  private async render(messageId: number): Promise<{ raw: Buffer; list: MailingList } | null> {
+  /** One template per message serves its whole fan-out; a few are kept. */
+  private async render(messageId: number): Promise<PostTemplate | null> {
     const cached = this.rendered.get(messageId);
     if (cached) return cached;
     const row = await findPostForDelivery(this.options.db, messageId);
     if (!row) return null;
-    const list: MailingList = {
-      name: row.list_name,
-      address: listAddressOf(row.list_name, row.domain),
-      settings: settingsOf({ settings: row.list_settings }),
-    };
-    const raw = await renderPost(list, {
-      subject: row.subject,
-      fromPhrase: row.from_phrase,
-      fromAddress: row.from_address,
-      messageId: row.message_id,
-      contentPlain: row.content_plain,
-      contentHtml: row.content_html,
-      ...(row.source ? { source: Buffer.from(row.source, 'base64') } : {}),
-    });
+    const settings = settingsOf({ settings: row.list_settings });
+    // Spec §2.4 unsubscriptions, else the account's (§2.7): a closed list offers no one-click.
+    const leaving = settings.unsubscriptions ?? accountSettingsOf({ settings: row.account_settings }).unsubscriptions;
+    const template = await buildPostTemplate(
+      { id: row.list_id, name: row.list_name, address: listAddressOf(row.list_name, row.domain), settings },
+      {
+        subject: row.subject,
+        fromPhrase: row.from_phrase,
+        fromAddress: row.from_address,
+        messageId: row.message_id,
+        contentPlain: row.content_plain,
+        contentHtml: row.content_html,
+        ...(row.source ? { source: Buffer.from(row.source, 'base64') } : {}),
+      },
+      { now: new Date(this.options.now()), canLeave: leaving === 'open' || leaving === 'open+confirm' },
+    );
     if (this.rendered.size >= 8) this.rendered.delete(this.rendered.keys().next().value ?? 0);
-    const entry = { raw, list };
-    this.rendered.set(messageId, entry);
-    return entry;
+    this.rendered.set(messageId, template);
+    return template;
   }
 }

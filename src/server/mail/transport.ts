@@ -40,6 +40,17 @@ function refusalsOf(value: unknown): Refused[] {
   }));
 }
 
+/**
+ * The header fields the DKIM signature covers: nodemailer's list (RFC 6376 §5.4.1's), and the
+ * one-click header, so that the List-Unsubscribe URL and its POST cannot be changed on the way
+ * (RFC 8058 §4 requires both signed).
+ */
+const DKIM_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:' +
+  'Content-Transfer-Encoding:Content-ID:Content-Description:Resent-Date:Resent-From:' +
+  'Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:' +
+  'List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
+
 /** SMTP_URL set: nodemailer over a pool of connections, DKIM-signed when configured. */
 export function smtpTransport(config: MailConfig & { smtpUrl: string }): MailTransport {
   let transporter: ReturnType<typeof nodemailer.createTransport>;
@@ -47,7 +58,7 @@ export function smtpTransport(config: MailConfig & { smtpUrl: string }): MailTra
     transporter = nodemailer.createTransport({
       url: config.smtpUrl,
       pool: true,
-      ...(config.dkim ? { dkim: config.dkim } : {}),
+      ...(config.dkim ? { dkim: { ...config.dkim, headerFieldNames: DKIM_HEADERS } } : {}),
     });
   } catch {
     // nodemailer's URL error carries the whole URL, password included, in its `input`: a fresh

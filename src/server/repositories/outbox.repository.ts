@@ -12,6 +12,8 @@ import type { Database } from '../db/schema.ts';
 
 export interface ClaimedDelivery {
   id: number;
+  /** The address row: a delivery's personal links name it (issue 25). */
+  email_id: number;
   address: string;
   /** Attempts before this one. */
   attempts: number;
@@ -62,7 +64,7 @@ export async function claimBatch(
     .set({ status: 'sending', batch, lease_until: leaseUntil })
     .where('id', 'in', candidates)
     .where('status', '=', 'pending')
-    .returning(['id', 'address', 'attempts'])
+    .returning(['id', 'email_id', 'address', 'attempts'])
     .execute();
   return rows.length === 0 ? null : { messageId: first.message_id, batch, rows };
 }
@@ -95,7 +97,7 @@ export async function claimExpiredBatch(
     .where('message_id', '=', stale.message_id)
     .where('status', '=', 'sending')
     .where('lease_until', '<=', now)
-    .returning(['id', 'address', 'attempts'])
+    .returning(['id', 'email_id', 'address', 'attempts'])
     .execute();
   return rows.length === 0 ? null : { messageId: stale.message_id, batch, rows };
 }
@@ -185,9 +187,11 @@ export function findPostForDelivery(db: Kysely<Database>, messageId: number) {
       'messages.message_id',
       'messages.content_plain',
       'messages.content_html',
+      'lists.id as list_id',
       'lists.name as list_name',
       'lists.settings as list_settings',
       'accounts.domain',
+      'accounts.settings as account_settings',
       'message_sources.raw as source',
     ])
     .where('messages.id', '=', messageId)

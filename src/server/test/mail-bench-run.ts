@@ -107,7 +107,8 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
         heapPeak = Math.max(heapPeak, now.heapUsed);
         rssPeak = Math.max(rssPeak, now.rss);
       }, 20);
-      const worker = new OutboxWorker({ db, transport: sinkTransport(dataDir), batchSize: 100 });
+      const worker = new OutboxWorker({
+      publicOrigin: () => 'https://lists.test', db, transport: sinkTransport(dataDir), batchSize: 100 });
       started = performance.now();
       await worker.drainAll();
       const outSeconds = (performance.now() - started) / 1000;

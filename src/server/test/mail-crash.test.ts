@@ -57,10 +57,10 @@ function timesEach(recipients: readonly string[]): Map<string, number> {
 /**
  * SECURITY.md 38, issue 18 item 6: kill -9 during a fan-out, restart; on SQLite and on PostgreSQL
  * (a database of the run's cluster). Into the local sink (10,000 addresses) each address has the
- * message exactly once: the batch in flight at the kill is sent again under its key and replaces
- * its own file. Over SMTP nothing can take a transaction back: the batch a relay accepted in the
- * instant before the kill goes again, and those of its recipients (at most MAIL_BATCH_SIZE) get a
- * second copy with the same Message-ID; every other address gets it once.
+ * message exactly once: the batch in flight at the kill is sent again under its key and each of its
+ * deliveries replaces its own file. Over SMTP nothing can take a transaction back: the batch in
+ * flight goes again, and those of its recipients the relay had taken (at most MAIL_BATCH_SIZE) get
+ * a second copy with the same Message-ID; every other address gets it once.
  */
 describeEachDialect('mail crash', (dialect) => {
   it(
@@ -76,11 +76,12 @@ describeEachDialect('mail crash', (dialect) => {
       try {
         await seedFanOutInto(database.db, ADDRESSES);
         const first = startMailProcess(dataDir, databaseUrl);
-        // Kill once part of the fan-out has gone out: a few hundred addresses, far from all.
+        // Kill once part of the fan-out has gone out: a few hundred addresses, far from all (a
+        // file per delivery: each is personal, issue 25).
         const deadline = Date.now() + 60_000;
         const files = () =>
           fs.existsSync(sink) ? fs.readdirSync(sink).filter((n) => n.endsWith('.eml')).length : 0;
-        while (files() < 3 && Date.now() < deadline && first.exitCode === null)
+        while (files() < 300 && Date.now() < deadline && first.exitCode === null)
           await new Promise((r) => setTimeout(r, 5));
         const exited = new Promise((resolve) => first.once('exit', resolve));
         first.kill('SIGKILL');
@@ -122,7 +123,7 @@ describeEachDialect('mail crash', (dialect) => {
       const database = fresh?.database ?? (await openDatabase({ dataDir }));
       let first: ReturnType<typeof startMailProcess> | null = null;
       // The relay records every transaction; it takes the fifth and, before its `250` is out, the
-      // sender dies: the worst moment, the batch delivered and not yet marked sent.
+      // sender dies: the worst moment, deliveries taken and their batch not yet marked sent.
       const relay = await startSmtpSink({
         beforeAnswer: async (_mail, index) => {
           if (index !== KILLED_AT || first === null) return;
@@ -137,8 +138,9 @@ describeEachDialect('mail crash', (dialect) => {
         await expect
           .poll(() => first?.signalCode, { timeout: 60_000, interval: 20 })
           .toBe('SIGKILL');
-        expect(relay.mails).toHaveLength(KILLED_AT + 1);
-        const inFlight = relay.mails[KILLED_AT];
+        // What the relay took before the kill: deliveries of the one batch the first worker held.
+        const takenBefore = relay.mails.flatMap((mail) => mail.to);
+        expect(takenBefore.length).toBeGreaterThanOrEqual(KILLED_AT + 1);
 
         const second = startMailProcess(dataDir, databaseUrl, relay.url);
         try {
@@ -149,20 +151,16 @@ describeEachDialect('mail crash', (dialect) => {
           await stopProcess(second);
         }
         const seen = timesEach(relay.mails.flatMap((mail) => mail.to));
-        // Each address at least once, at most twice; twice exactly those of the batch in flight.
+        // Each address at least once, at most twice; twice exactly those the relay took from the
+        // batch in flight, which went again whole: at most MAIL_BATCH_SIZE of them.
         expect(seen.size).toBe(SMTP_ADDRESSES);
         expect([...seen.values()].filter((times) => times > 2)).toEqual([]);
         const twice = [...seen].filter(([, times]) => times === 2).map(([address]) => address);
-        expect(twice.sort()).toEqual([...(inFlight?.to ?? [])].sort());
-        expect(twice).toHaveLength(100);
-        // The repeat is one transaction, the same recipients and the same message: a receiver
-        // that keeps a Message-ID drops it.
-        const repeats = relay.mails
-          .slice(KILLED_AT + 1)
-          .filter((mail) => mail.to.some((to) => inFlight?.to.includes(to)));
-        expect(repeats.map((mail) => [[...mail.to].sort(), mail.parsed.messageId])).toEqual([
-          [[...(inFlight?.to ?? [])].sort(), inFlight?.parsed.messageId],
-        ]);
+        expect(twice.sort()).toEqual([...takenBefore].sort());
+        expect(twice.length).toBeLessThanOrEqual(100);
+        // Every copy, the repeats too, is one transaction to one member with the post's
+        // Message-ID: a receiver that keeps Message-IDs drops the repeat.
+        expect(relay.mails.every((mail) => mail.to.length === 1)).toBe(true);
         expect(new Set(relay.mails.map((mail) => mail.parsed.messageId))).toEqual(
           new Set(['<crash-fan-out@crash.example>']),
         );
