@@ -23,6 +23,7 @@ import {
 } from './proxy.ts';
 import { createRefresher } from './refresh.ts';
 import { randomId } from './sealing.ts';
+import { endUpstreamSignIn } from './upstream-sign-out.ts';
 import {
   PENDING_LOGIN_MS,
   type Credential,
@@ -66,7 +67,7 @@ export async function buildGateway({
   fetch: fetcher = fetch,
   now = Date.now,
 }: GatewayOptions) {
-  const upstream = createUpstream(config, fetcher);
+  const upstream = createUpstream(config, fetcher, now);
   const refresher = createRefresher({
     store,
     refresh: (tokens) => upstream.refresh(tokens),
@@ -281,12 +282,13 @@ export async function buildGateway({
     return reply.header('cache-control', 'no-store').send(view);
   });
 
-  // SECURITY.md 25: the row goes, so every tab and every gateway process sees the end at once.
+  // SECURITY.md 25: the row goes, so every tab and every gateway process sees the end at once;
+  // first the upstream's grant and sign-in end, with a token refreshed on that row if need be.
   app.post(GATEWAY_PATHS.logout, async (request, reply) => {
     if (refuseCrossSite(request, reply)) return reply;
     const session = await sessionOf(request);
+    if (session) await endUpstreamSignIn(session, refresher, upstream);
     await endSession(reply, session);
-    if (session) await upstream.endUpstreamSession(session.credential);
     return reply.header('cache-control', 'no-store').send({ success: 1 });
   });
 
