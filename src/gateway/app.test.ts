@@ -266,6 +266,32 @@ describe('the gateway over HTTP', () => {
     expect(stolen.headers['set-cookie']).toBeUndefined();
     expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
   });
+  it('mints a new login cookie at every sign-in, never one the browser brings (login CSRF, issue 28 item 2)', async () => {
+    const upstream = await standIn(() => ({ status: 404 }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url, {
+      UPSTREAM_CLIENT_ID: 'c',
+      UPSTREAM_CLIENT_SECRET: 's',
+    });
+    // A value another site managed to set (or one the attacker's own sign-in was bound to).
+    const planted = 'P'.repeat(43);
+    const login = await app.inject({
+      url: '/auth/login',
+      headers: { cookie: `__Host-listkeeper-login=${planted}` },
+    });
+    expect(login.statusCode).toBe(303);
+    const minted = /^__Host-listkeeper-login=([^;]*);/.exec(String(login.headers['set-cookie']))?.[1];
+    expect(minted).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(minted).not.toBe(planted);
+    // The sign-in it started is bound to the new value only: under the planted one its callback fails.
+    const state = new URL(String(login.headers.location)).searchParams.get('state');
+    const callback = await app.inject({
+      url: `/auth/callback?code=x&state=${state}&iss=${encodeURIComponent(upstream.url)}`,
+      headers: { cookie: `__Host-listkeeper-login=${planted}` },
+    });
+    expect(callback.headers.location).toBe('/auth/sign-in-failed');
+    expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
+  });
 });
 
 describe('sessions in PostgreSQL (GATEWAY_DATABASE_URL)', () => {

@@ -192,8 +192,9 @@ export async function buildGateway({
         'OAuth sign-in is not offered: this dashboard has no client id and secret.',
       );
     const next = (request.query as Record<string, unknown>).next;
-    // The browser that starts the sign-in is the one that must finish it (SECURITY.md 28).
-    const browserId = request.cookies[loginCookie] ?? randomId();
+    // The browser that starts the sign-in is the one that must finish it (SECURITY.md 28), under a
+    // value minted now: never one it brought, which another site may have set (login CSRF).
+    const browserId = randomId();
     const state = oauth.generateRandomState();
     const codeVerifier = oauth.generateRandomCodeVerifier();
     await store.savePendingLogin(
