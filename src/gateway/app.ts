@@ -9,8 +9,10 @@ import * as oauth from 'oauth4webapi';
 import '../api/english-messages.ts';
 import { GATEWAY_PATHS, GATEWAY_REQUEST_HEADER, type GatewaySession } from '../api/gateway.ts';
 import type { GatewayConfig } from './config.ts';
+import { clientOf } from './client-address.ts';
 import { answerClientError, frameworkErrorAnswer } from './client-error.ts';
 import { csrfProblem } from './csrf.ts';
+import { PURGE_EVERY_MS, everyInterval, type Schedule } from './housekeeping.ts';
 import { GatewayImageQuery, imageOfMessage, messagePath } from './message-image.ts';
 import { API_HEADERS, PAGE_SECURITY_HEADERS } from './page-headers.ts';
 import { dashboardStaticOptions } from './static-files.ts';
@@ -53,6 +55,8 @@ export interface GatewayOptions {
   /** Tests replace the network to the upstream. */
   fetch?: typeof fetch;
   now?: () => number;
+  /** The purge's timer (housekeeping.ts); tests run it themselves. */
+  schedule?: Schedule;
 }
 
 /**
@@ -66,6 +70,7 @@ export async function buildGateway({
   store,
   fetch: fetcher = fetch,
   now = Date.now,
+  schedule = everyInterval,
 }: GatewayOptions) {
   const upstream = createUpstream(config, fetcher, now);
   const refresher = createRefresher({
@@ -122,6 +127,16 @@ export async function buildGateway({
     if (secure) reply.header('strict-transport-security', 'max-age=31536000');
     return payload;
   });
+
+  // Ended sessions and abandoned sign-ins leave the database on a timer, not on a request's time.
+  const stopPurge = schedule(async () => {
+    try {
+      await store.purgeExpired(now());
+    } catch (error) {
+      app.log.warn({ err: error }, 'purging ended sessions failed');
+    }
+  }, PURGE_EVERY_MS);
+  app.addHook('onClose', async () => stopPurge());
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status =
@@ -202,6 +217,7 @@ export async function buildGateway({
       browserId,
       { codeVerifier, returnTo: typeof next === 'string' ? next : '/' },
       now(),
+      clientOf(request.ip),
     );
     reply.setCookie(loginCookie, browserId, { ...cookieOptions, maxAge: PENDING_LOGIN_MS / 1000 });
     return reply
