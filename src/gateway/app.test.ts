@@ -72,6 +72,8 @@ async function gatewayFor(
 }
 
 const fromDashboard = { origin: 'https://dash.example', 'x-listkeeper-request': '1' };
+/** OAuth sign-in offered (the stand-in upstream plays the authorization server where it must). */
+const OAUTH_CLIENT = { UPSTREAM_CLIENT_ID: 'c', UPSTREAM_CLIENT_SECRET: 's' };
 
 async function signIn(app: Awaited<ReturnType<typeof gatewayFor>>) {
   const answer = await app.inject({
@@ -256,10 +258,7 @@ describe('the gateway over HTTP', () => {
   it('an OAuth callback without the state this browser started goes to the sign-in-failed page, no session', async () => {
     const upstream = await standIn(() => ({ status: 404 }));
     cleanups.push(upstream.close);
-    const app = await gatewayFor(upstream.url, {
-      UPSTREAM_CLIENT_ID: 'c',
-      UPSTREAM_CLIENT_SECRET: 's',
-    });
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT);
     const login = await app.inject({ url: '/auth/login?next=/lists' });
     expect(login.statusCode).toBe(303);
     const state = new URL(String(login.headers.location)).searchParams.get('state');
@@ -272,13 +271,11 @@ describe('the gateway over HTTP', () => {
     expect(stolen.headers['set-cookie']).toBeUndefined();
     expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
   });
+
   it('mints a new login cookie at every sign-in, never one the browser brings (login CSRF, issue 28 item 2)', async () => {
     const upstream = await standIn(() => ({ status: 404 }));
     cleanups.push(upstream.close);
-    const app = await gatewayFor(upstream.url, {
-      UPSTREAM_CLIENT_ID: 'c',
-      UPSTREAM_CLIENT_SECRET: 's',
-    });
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT);
     // A value another site managed to set (or one the attacker's own sign-in was bound to).
     const planted = 'P'.repeat(43);
     const login = await app.inject({
@@ -286,7 +283,9 @@ describe('the gateway over HTTP', () => {
       headers: { cookie: `__Host-listkeeper-login=${planted}` },
     });
     expect(login.statusCode).toBe(303);
-    const minted = /^__Host-listkeeper-login=([^;]*);/.exec(String(login.headers['set-cookie']))?.[1];
+    const minted = /^__Host-listkeeper-login=([^;]*);/.exec(
+      String(login.headers['set-cookie']),
+    )?.[1];
     expect(minted).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(minted).not.toBe(planted);
     // The sign-in it started is bound to the new value only: under the planted one its callback fails.
@@ -301,8 +300,6 @@ describe('the gateway over HTTP', () => {
 });
 
 describe('what anyone can make the gateway store (issue 28 item 2)', () => {
-  const oauth = { UPSTREAM_CLIENT_ID: 'c', UPSTREAM_CLIENT_SECRET: 's' };
-
   /** Rows of a table of the gateway's SQLite file, as another process reads them. */
   function rows(table: 'gateway_logins' | 'gateway_sessions'): number {
     const db = new SqliteDatabase(path.join(dir, 'gateway.db'), { readonly: true });
@@ -317,7 +314,7 @@ describe('what anyone can make the gateway store (issue 28 item 2)', () => {
     // Refuses every code: whether the callback got as far as the token request is what counts.
     const upstream = await standIn(() => ({ status: 400, body: '{"error":"invalid_grant"}' }));
     cleanups.push(upstream.close);
-    const app = await gatewayFor(upstream.url, oauth);
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT);
     const start = async (remoteAddress: string) => {
       const login = await app.inject({ url: '/auth/login', remoteAddress });
       return {
@@ -357,7 +354,7 @@ describe('what anyone can make the gateway store (issue 28 item 2)', () => {
         timer.stopped = true;
       };
     };
-    const app = await gatewayFor(upstream.url, oauth, { now: () => time, schedule });
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT, { now: () => time, schedule });
     expect(timers.map((timer) => [timer.everyMs, timer.stopped])).toEqual([[60_000, false]]);
     const purge = () => timers[0]!.task();
 

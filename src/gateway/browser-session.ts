@@ -5,7 +5,10 @@ import type { GatewayContext } from './gateway-context.ts';
 import type { Credential, Session } from './session-store.ts';
 
 /** The live session the browser's cookie names, or null. */
-export function sessionOf(context: GatewayContext, request: FastifyRequest): Promise<Session | null> {
+export function sessionOf(
+  context: GatewayContext,
+  request: FastifyRequest,
+): Promise<Session | null> {
   return context.store.find(request.cookies[context.cookies.session], context.now());
 }
 

@@ -7,7 +7,13 @@ import { loadConfig } from '../config.ts';
 import { manualClock, type ManualClock } from '../lib/clock.ts';
 import { describeEachDialect, startTestServer, type TestServer } from '../test/harness.ts';
 import { testClock } from '../test/test-clock.ts';
-import { api, createPerson, obtainTokens, refreshWith, registerClient } from './oauth-test-support.ts';
+import {
+  api,
+  createPerson,
+  obtainTokens,
+  refreshWith,
+  registerClient,
+} from './oauth-test-support.ts';
 
 /** Issue 28 item 2: the access token's lifetime is a setting, by the server's clock. */
 describeEachDialect('OAUTH_ACCESS_TOKEN_SECONDS', (dialect) => {
@@ -37,8 +43,12 @@ describeEachDialect('OAUTH_ACCESS_TOKEN_SECONDS', (dialect) => {
 
   it('is 900 seconds unless set', () => {
     expect(loadConfig({}).oauthAccessTokenSeconds).toBe(900);
-    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_SECONDS: '0' })).toThrow(/OAUTH_ACCESS_TOKEN_SECONDS/);
-    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_SECONDS: '90000' })).toThrow(/OAUTH_ACCESS_TOKEN_SECONDS/);
+    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_SECONDS: '0' })).toThrow(
+      /OAUTH_ACCESS_TOKEN_SECONDS/,
+    );
+    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_SECONDS: '90000' })).toThrow(
+      /OAUTH_ACCESS_TOKEN_SECONDS/,
+    );
   });
 
   it('sets expires_in and when the server refuses the token, at the code exchange and at a refresh', async () => {
@@ -55,7 +65,11 @@ describeEachDialect('OAUTH_ACCESS_TOKEN_SECONDS', (dialect) => {
     const refreshed = await refreshWith(other, client, tokens.refresh_token);
     expect((refreshed.json as { expires_in: number }).expires_in).toBe(120);
     // The default server issues 900 seconds.
-    const next = await refreshWith(server, client, (refreshed.json as { refresh_token: string }).refresh_token);
+    const next = await refreshWith(
+      server,
+      client,
+      (refreshed.json as { refresh_token: string }).refresh_token,
+    );
     expect((next.json as { expires_in: number }).expires_in).toBe(900);
   });
 });

@@ -1,14 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { OAUTH_PATHS } from '../../api/constants.ts';
-import { buildGateway } from '../../gateway/app.ts';
-import { loadGatewayConfig } from '../../gateway/config.ts';
-import { openSessionStore } from '../../gateway/open-session-store.ts';
-import type { SessionStore } from '../../gateway/session-store.ts';
 import { manualClock, type ManualClock } from '../lib/clock.ts';
+import {
+  LOGIN_COOKIE,
+  PUBLIC_URL,
+  SESSION_COOKIE,
+  cookieOf,
+  fromDashboard,
+  listening,
+  startGatewayInFront,
+  type GatewayInFront,
+} from '../test/gateway-in-front.ts';
 import { describeEachDialect, startTestServer, type TestServer } from '../test/harness.ts';
 import { testClock } from '../test/test-clock.ts';
 import { registerGatewayClient, type CreatedClient } from './clients.service.ts';
@@ -31,10 +33,6 @@ import { OAUTH_PAGE_PATHS as PATHS } from './paths.ts';
  * first-party client `listkeeper-gateway`, which skips consent: a sign-in the upstream still
  * remembered would let the next "Sign in" through with no password and no click.
  */
-const PUBLIC_URL = 'https://dash.example';
-const SESSION_COOKIE = '__Host-listkeeper-session';
-const LOGIN_COOKIE = '__Host-listkeeper-login';
-const fromDashboard = { origin: PUBLIC_URL, 'x-listkeeper-request': '1' };
 /** Past the server's default access-token lifetime (OAUTH_ACCESS_TOKEN_SECONDS, 900). */
 const PAST_EXPIRY_MS = 16 * 60_000;
 
@@ -45,9 +43,8 @@ describeEachDialect('signing out of the gateway past the access token’s lifeti
   let gatewayNow: () => number;
   let client: CreatedClient;
   let username: string;
-  let dir: string;
-  let store: SessionStore;
-  let gateway: Awaited<ReturnType<typeof buildGateway>>;
+  let inFront: GatewayInFront;
+  let gateway: GatewayInFront['gateway'];
   let calls: string[];
   /** The newest tokens the upstream gave the gateway, as the network carried them. */
   let latest: { access_token: string; refresh_token: string };
@@ -56,40 +53,26 @@ describeEachDialect('signing out of the gateway past the access token’s lifeti
     serverClock = manualClock(testClock().now());
     gatewayNow = () => serverClock.now().getTime();
     server = await startTestServer(dialect, { clock: serverClock });
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const upstreamUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    const upstreamUrl = await listening(server);
     // What `npm start` registers (`oauth-client gateway`).
     client = await registerGatewayClient(server.database.db, `${PUBLIC_URL}/auth/callback`);
     ({ username } = await createPerson(server));
-    dir = mkdtempSync(path.join(tmpdir(), 'gateway-sign-out-'));
-    const config = loadGatewayConfig({
-      UPSTREAM_URL: upstreamUrl,
-      UPSTREAM_CLIENT_ID: client.client_id,
-      UPSTREAM_CLIENT_SECRET: client.client_secret ?? '',
-      PUBLIC_URL,
-      DATA_DIR: dir,
-      STATIC_DIR: path.join(dir, 'no-dist'),
-      LOG_LEVEL: 'silent',
-    });
-    store = await openSessionStore(config);
     calls = [];
-    const observed: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const { pathname } = new URL(input instanceof Request ? input.url : String(input));
-      if (pathname !== '/.well-known/oauth-authorization-server')
-        calls.push(`${init?.method ?? 'GET'} ${pathname} ${response.status}`);
-      if (response.status === 200 && pathname.startsWith('/api/2/oauth/'))
-        latest = (await response.clone().json()) as typeof latest;
-      return response;
-    };
-    gateway = await buildGateway({ config, store, fetch: observed, now: () => gatewayNow() });
+    inFront = await startGatewayInFront(upstreamUrl, client, {
+      now: () => gatewayNow(),
+      async observe({ method, path, response }) {
+        if (path !== '/.well-known/oauth-authorization-server')
+          calls.push(`${method} ${path} ${response.status}`);
+        if (response.status === 200 && path.startsWith('/api/2/oauth/'))
+          latest = (await response.clone().json()) as typeof latest;
+      },
+    });
+    ({ gateway } = inFront);
   });
 
   afterEach(async () => {
-    await gateway.close();
-    await store.close();
+    await inFront.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /**
@@ -110,7 +93,12 @@ describeEachDialect('signing out of the gateway past the access token’s lifeti
     const { params, loginCookie, upstreamLocation } = await startSignIn(browser);
     expect(upstreamLocation.startsWith(PATHS.login)).toBe(true);
     // First party: the consent page sends the browser straight back, no click.
-    const back = await decide(server, browser, await signIn(server, browser, params, username), 'allow');
+    const back = await decide(
+      server,
+      browser,
+      await signIn(server, browser, params, username),
+      'allow',
+    );
     expect(back.origin + back.pathname).toBe(`${PUBLIC_URL}/auth/callback`);
     const callback = await gateway.inject({
       url: `${back.pathname}${back.search}`,
@@ -136,7 +124,9 @@ describeEachDialect('signing out of the gateway past the access token’s lifeti
   /** SECURITY.md 32: the grant is over (no token the gateway held works) and so is the sign-in. */
   async function expectUpstreamSignedOut(browser: Browser) {
     expect((await api(server, 'GET', '/api/2/lists/', latest.access_token)).status).toBe(401);
-    expect((await refreshWith(server, client, latest.refresh_token, OAUTH_PATHS.refresh)).status).toBe(400);
+    expect(
+      (await refreshWith(server, client, latest.refresh_token, OAUTH_PATHS.refresh)).status,
+    ).toBe(400);
     const next = await startSignIn(browser);
     expect(next.upstreamLocation, 'the next sign-in asks for the password').toMatch(
       new RegExp(`^${PATHS.login}`),
@@ -146,7 +136,10 @@ describeEachDialect('signing out of the gateway past the access token’s lifeti
   it('refreshes first, then ends the grant and the upstream sign-in with the new token', async () => {
     const browser = new Browser();
     const cookie = await signInThroughGateway(browser);
-    expect((await gateway.inject({ url: '/api/2/lists/', headers: { ...fromDashboard, cookie } })).statusCode).toBe(200);
+    expect(
+      (await gateway.inject({ url: '/api/2/lists/', headers: { ...fromDashboard, cookie } }))
+        .statusCode,
+    ).toBe(200);
 
     // Both clocks past the token's 15 minutes; nothing was asked meanwhile.
     serverClock.advance(PAST_EXPIRY_MS);
@@ -182,10 +175,3 @@ describeEachDialect('signing out of the gateway past the access token’s lifeti
     await expectUpstreamSignedOut(browser);
   });
 });
-
-/** `name=value` of the cookie a Set-Cookie header sets. */
-function cookieOf(header: string | string[] | undefined, name: string): string {
-  const line = [header ?? []].flat().find((value) => value.startsWith(`${name}=`));
-  if (!line) throw new Error(`no ${name} cookie set`);
-  return line.split(';')[0] ?? '';
-}
