@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { buildGateway } from './app.ts';
+import SqliteDatabase from 'better-sqlite3';
+import { buildGateway, type GatewayOptions } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import type { Schedule } from './housekeeping.ts';
 import { expectEachEncoding } from './test/encodings.ts';
 import { PIXEL_GIF, imageHost } from './test/image-host.ts';
 import { freshPostgresDatabase } from './test/session-databases.ts';
@@ -46,7 +48,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function gatewayFor(upstreamUrl: string, env: Record<string, string> = {}) {
+async function gatewayFor(
+  upstreamUrl: string,
+  env: Record<string, string> = {},
+  options: Pick<GatewayOptions, 'now' | 'schedule'> = {},
+) {
   const config = loadGatewayConfig({
     UPSTREAM_URL: upstreamUrl,
     DATA_DIR: dir,
@@ -57,7 +63,7 @@ async function gatewayFor(upstreamUrl: string, env: Record<string, string> = {})
     ...env,
   });
   const store = await openSessionStore(config);
-  const app = await buildGateway({ config, store });
+  const app = await buildGateway({ config, store, ...options });
   cleanups.push(
     () => store.close(),
     () => app.close(),
@@ -66,6 +72,8 @@ async function gatewayFor(upstreamUrl: string, env: Record<string, string> = {})
 }
 
 const fromDashboard = { origin: 'https://dash.example', 'x-listkeeper-request': '1' };
+/** OAuth sign-in offered (the stand-in upstream plays the authorization server where it must). */
+const OAUTH_CLIENT = { UPSTREAM_CLIENT_ID: 'c', UPSTREAM_CLIENT_SECRET: 's' };
 
 async function signIn(app: Awaited<ReturnType<typeof gatewayFor>>) {
   const answer = await app.inject({
@@ -250,10 +258,7 @@ describe('the gateway over HTTP', () => {
   it('an OAuth callback without the state this browser started goes to the sign-in-failed page, no session', async () => {
     const upstream = await standIn(() => ({ status: 404 }));
     cleanups.push(upstream.close);
-    const app = await gatewayFor(upstream.url, {
-      UPSTREAM_CLIENT_ID: 'c',
-      UPSTREAM_CLIENT_SECRET: 's',
-    });
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT);
     const login = await app.inject({ url: '/auth/login?next=/lists' });
     expect(login.statusCode).toBe(303);
     const state = new URL(String(login.headers.location)).searchParams.get('state');
@@ -265,6 +270,108 @@ describe('the gateway over HTTP', () => {
     expect(stolen.headers.location).toBe('/auth/sign-in-failed');
     expect(stolen.headers['set-cookie']).toBeUndefined();
     expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
+  });
+
+  it('mints a new login cookie at every sign-in, never one the browser brings (login CSRF, issue 28 item 2)', async () => {
+    const upstream = await standIn(() => ({ status: 404 }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT);
+    // A value another site managed to set (or one the attacker's own sign-in was bound to).
+    const planted = 'P'.repeat(43);
+    const login = await app.inject({
+      url: '/auth/login',
+      headers: { cookie: `__Host-listkeeper-login=${planted}` },
+    });
+    expect(login.statusCode).toBe(303);
+    const minted = /^__Host-listkeeper-login=([^;]*);/.exec(
+      String(login.headers['set-cookie']),
+    )?.[1];
+    expect(minted).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(minted).not.toBe(planted);
+    // The sign-in it started is bound to the new value only: under the planted one its callback fails.
+    const state = new URL(String(login.headers.location)).searchParams.get('state');
+    const callback = await app.inject({
+      url: `/auth/callback?code=x&state=${state}&iss=${encodeURIComponent(upstream.url)}`,
+      headers: { cookie: `__Host-listkeeper-login=${planted}` },
+    });
+    expect(callback.headers.location).toBe('/auth/sign-in-failed');
+    expect(upstream.received.some((r) => r.url.startsWith('/api/2/oauth/token/'))).toBe(false);
+  });
+});
+
+describe('what anyone can make the gateway store (issue 28 item 2)', () => {
+  /** Rows of a table of the gateway's SQLite file, as another process reads them. */
+  function rows(table: 'gateway_logins' | 'gateway_sessions'): number {
+    const db = new SqliteDatabase(path.join(dir, 'gateway.db'), { readonly: true });
+    try {
+      return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+
+  it('keeps 100 pending sign-ins per address: a flood pushes out only its own oldest, the newest always starts', async () => {
+    // Refuses every code: whether the callback got as far as the token request is what counts.
+    const upstream = await standIn(() => ({ status: 400, body: '{"error":"invalid_grant"}' }));
+    cleanups.push(upstream.close);
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT);
+    const start = async (remoteAddress: string) => {
+      const login = await app.inject({ url: '/auth/login', remoteAddress });
+      return {
+        state: new URL(String(login.headers.location)).searchParams.get('state') ?? '',
+        cookie: String(login.headers['set-cookie']).split(';')[0] ?? '',
+      };
+    };
+    /** Whether the callback found its pending sign-in, so that it redeemed the code. */
+    const redeems = async ({ state, cookie }: { state: string; cookie: string }) => {
+      const before = upstream.received.length;
+      await app.inject({
+        url: `/auth/callback?code=x&state=${state}&iss=${encodeURIComponent(upstream.url)}`,
+        headers: { cookie },
+      });
+      return upstream.received.slice(before).some((r) => r.url.startsWith('/api/2/oauth/token/'));
+    };
+
+    const person = await start('198.51.100.7');
+    const flood = [];
+    for (let i = 0; i < 110; i += 1) flood.push(await start('203.0.113.66'));
+    expect(rows('gateway_logins')).toBe(101);
+    expect(await redeems(flood[9]!)).toBe(false);
+    expect(await redeems(flood[10]!)).toBe(true);
+    expect(await redeems(flood[109]!)).toBe(true);
+    expect(await redeems(person)).toBe(true);
+  });
+
+  it('purges ended sessions and abandoned sign-ins on a timer of its own, stopped on close', async () => {
+    const upstream = await standIn(() => ({ status: 403 }));
+    cleanups.push(upstream.close);
+    let time = Date.now();
+    const timers: { task: () => Promise<void>; everyMs: number; stopped: boolean }[] = [];
+    const schedule: Schedule = (task, everyMs) => {
+      const timer = { task, everyMs, stopped: false };
+      timers.push(timer);
+      return () => {
+        timer.stopped = true;
+      };
+    };
+    const app = await gatewayFor(upstream.url, OAUTH_CLIENT, { now: () => time, schedule });
+    expect(timers.map((timer) => [timer.everyMs, timer.stopped])).toEqual([[60_000, false]]);
+    const purge = () => timers[0]!.task();
+
+    await app.inject({ url: '/auth/login' });
+    await app.inject({ url: '/auth/login' });
+    await signIn(app);
+    expect([rows('gateway_logins'), rows('gateway_sessions')]).toEqual([2, 1]);
+    // Ten minutes on, the sign-ins were abandoned; the session (8 hours idle) lives.
+    time += 10 * 60_000;
+    await purge();
+    expect([rows('gateway_logins'), rows('gateway_sessions')]).toEqual([0, 1]);
+    time += 8 * 60 * 60_000;
+    await purge();
+    expect(rows('gateway_sessions')).toBe(0);
+
+    await app.close();
+    expect(timers[0]?.stopped).toBe(true);
   });
 });
 

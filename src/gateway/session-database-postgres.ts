@@ -18,6 +18,10 @@ CREATE TABLE IF NOT EXISTS gateway_logins (
   pending BYTEA NOT NULL,
   expires_at BIGINT NOT NULL
 );
+-- Issue 28: pending logins are bounded per client; a table made before gets the column.
+ALTER TABLE gateway_logins ADD COLUMN IF NOT EXISTS client_hash TEXT NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS gateway_logins_client ON gateway_logins (client_hash, expires_at);
+CREATE INDEX IF NOT EXISTS gateway_logins_expiry ON gateway_logins (expires_at);
 `;
 
 /** Any number, so that gateways starting at once create the tables one after another. */

@@ -32,9 +32,16 @@ CREATE TABLE IF NOT EXISTS gateway_sessions (
 CREATE TABLE IF NOT EXISTS gateway_logins (
   state_hash TEXT PRIMARY KEY,
   browser_hash TEXT NOT NULL,
+  client_hash TEXT NOT NULL DEFAULT '',
   pending BLOB NOT NULL,
   expires_at INTEGER NOT NULL
 );
+`;
+
+/** After the upgrades: the indexes the bounds and the purge read (session-store.ts). */
+const SQLITE_INDEXES = `
+CREATE INDEX IF NOT EXISTS gateway_logins_client ON gateway_logins (client_hash, expires_at);
+CREATE INDEX IF NOT EXISTS gateway_logins_expiry ON gateway_logins (expires_at);
 `;
 
 /** The SQLite file: several gateway processes on one DATA_DIR (one machine) share it. */
@@ -46,6 +53,11 @@ export function sqliteSessionDatabase(file: string): SessionDatabase {
   // Another gateway process may hold the write lock for a moment.
   db.pragma('busy_timeout = 5000');
   db.exec(SQLITE_SCHEMA);
+  // A file made before pending logins were bounded per client (issue 28) gets the column.
+  const loginColumns = db.prepare('PRAGMA table_info(gateway_logins)').all() as { name: string }[];
+  if (!loginColumns.some((column) => column.name === 'client_hash'))
+    db.exec("ALTER TABLE gateway_logins ADD COLUMN client_hash TEXT NOT NULL DEFAULT ''");
+  db.exec(SQLITE_INDEXES);
   return {
     run: (sql, params) => Promise.resolve(db.prepare(sql).run(...params).changes),
     get: <Row>(sql: string, params: readonly unknown[]) =>

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSealer } from './sealing.ts';
+import { sqliteSessionDatabase } from './session-database.ts';
 import {
   PENDING_LOGIN_MS,
   SessionStore,
@@ -13,6 +18,7 @@ const lifetimes = { idleMs: 60 * 60_000, maxMs: 24 * 60 * 60_000 };
 const key: Credential = { method: 'key', key: 'the-api-key-0123456789' };
 const principal: Principal = { method: 'key', global: false, username: null };
 const T0 = 1_800_000_000_000;
+const CLIENT = '203.0.113.1';
 
 describeEachSessionDatabase('SessionStore (SECURITY.md 25)', (place) => {
   /** One gateway process's store on the test's place. */
@@ -38,6 +44,7 @@ describeEachSessionDatabase('SessionStore (SECURITY.md 25)', (place) => {
       'the-browser',
       { codeVerifier: 'the-verifier', returnTo: '/' },
       T0,
+      '203.0.113.9',
     );
     await store.close();
     const bytes = await place().dump();
@@ -117,14 +124,14 @@ describeEachSessionDatabase('SessionStore (SECURITY.md 25)', (place) => {
 
     it('are taken once, by the browser that started them', async () => {
       const store = await open();
-      await store.savePendingLogin('state-1', 'browser-a', login, T0);
+      await store.savePendingLogin('state-1', 'browser-a', login, T0, CLIENT);
       expect(await store.takePendingLogin('state-1', 'browser-a', T0 + 1000)).toEqual(login);
       expect(await store.takePendingLogin('state-1', 'browser-a', T0 + 1000)).toBeNull();
     });
 
     it('a code brought to another browser burns the state', async () => {
       const store = await open();
-      await store.savePendingLogin('state-2', 'browser-a', login, T0);
+      await store.savePendingLogin('state-2', 'browser-a', login, T0, CLIENT);
       expect(await store.takePendingLogin('state-2', 'browser-b', T0)).toBeNull();
       expect(await store.takePendingLogin('state-2', undefined, T0)).toBeNull();
       expect(await store.takePendingLogin('state-2', 'browser-a', T0)).toBeNull();
@@ -132,10 +139,78 @@ describeEachSessionDatabase('SessionStore (SECURITY.md 25)', (place) => {
 
     it('expire', async () => {
       const store = await open();
-      await store.savePendingLogin('state-3', 'browser-a', login, T0);
+      await store.savePendingLogin('state-3', 'browser-a', login, T0, CLIENT);
       expect(
         await store.takePendingLogin('state-3', 'browser-a', T0 + PENDING_LOGIN_MS),
       ).toBeNull();
     });
+
+    describe('bounded (issue 28: anyone may start a sign-in)', () => {
+      const bounded = async () =>
+        new SessionStore(await place().open(), createSealer(SECRET), lifetimes, {
+          perClient: 3,
+          total: 5,
+        });
+      /** Whether the sign-in `state` names is still pending (taking it ends it). */
+      const pending = (store: SessionStore, state: string) =>
+        store.takePendingLogin(state, 'browser', T0 + 1000).then((found) => found !== null);
+
+      it('one client keeps its newest few; the oldest goes, the newest always starts', async () => {
+        const store = await bounded();
+        await store.savePendingLogin('other-client', 'browser', login, T0, '198.51.100.7');
+        // All at one instant: the newest is kept whatever the order of equal times.
+        for (let i = 0; i < 6; i += 1)
+          await store.savePendingLogin(`flood-${i}`, 'browser', login, T0 + Math.min(i, 3), CLIENT);
+        expect(await pending(store, 'flood-5')).toBe(true);
+        expect(await pending(store, 'flood-0')).toBe(false);
+        expect(await pending(store, 'flood-1')).toBe(false);
+        expect(await pending(store, 'flood-2')).toBe(false);
+        // Another client's sign-in is not pushed out by this one's.
+        expect(await pending(store, 'other-client')).toBe(true);
+      });
+
+      it('past the total, the oldest of any client goes; the newest always starts', async () => {
+        const store = await bounded();
+        for (let i = 0; i < 8; i += 1)
+          await store.savePendingLogin(`client-${i}`, 'browser', login, T0 + i, `192.0.2.${i}`);
+        const kept = [];
+        for (let i = 0; i < 8; i += 1) kept.push(await pending(store, `client-${i}`));
+        expect(kept).toEqual([false, false, false, true, true, true, true, true]);
+      });
+    });
+
+    it('go with ended sessions when purged, and only they', async () => {
+      const store = await open();
+      const idle = await store.create(key, principal, T0);
+      const used = await store.create(key, principal, T0);
+      await store.savePendingLogin('old', 'browser', login, T0, CLIENT);
+      await store.savePendingLogin('new', 'browser', login, T0 + lifetimes.idleMs, CLIENT);
+      expect(await store.find(used.id, T0 + lifetimes.idleMs - 1)).not.toBeNull();
+      await store.purgeExpired(T0 + lifetimes.idleMs);
+      expect(await store.reload(idle.session.idHash)).toBeNull();
+      expect(await store.reload(used.session.idHash)).not.toBeNull();
+      expect(await store.takePendingLogin('new', 'browser', T0 + lifetimes.idleMs)).toEqual(login);
+      expect(await store.takePendingLogin('old', 'browser', T0)).toBeNull();
+    });
+  });
+});
+
+describe('a gateway.db made before pending logins were bounded (issue 28)', () => {
+  it('gets the new column at start, and its pending sign-ins still finish', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gateway-upgrade-'));
+    try {
+      const file = path.join(dir, 'gateway.db');
+      const old = new SqliteDatabase(file);
+      old.exec(`CREATE TABLE gateway_logins (state_hash TEXT PRIMARY KEY, browser_hash TEXT NOT NULL,
+        pending BLOB NOT NULL, expires_at INTEGER NOT NULL)`);
+      old.close();
+      const store = new SessionStore(sqliteSessionDatabase(file), createSealer(SECRET), lifetimes);
+      const login = { codeVerifier: 'verifier', returnTo: '/' };
+      await store.savePendingLogin('state', 'browser', login, T0, CLIENT);
+      expect(await store.takePendingLogin('state', 'browser', T0)).toEqual(login);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -52,6 +52,20 @@ export interface Lifetimes {
 export const PENDING_LOGIN_MS = 10 * 60_000;
 
 /**
+ * Anyone may start a sign-in, and each start is a row (issue 28 item 2): at most this many pending
+ * per client (an address; an IPv6 /64) and in all. Past either, the oldest goes, so the newest
+ * "Sign in" always starts; a sign-in pushed out before its callback fails, and the person starts
+ * again. A flood from one address pushes out only that address's own. Per client, room for the
+ * people behind one proxy or NAT signing in at once; the total bounds the table.
+ */
+export interface PendingLoginBounds {
+  perClient: number;
+  total: number;
+}
+
+export const PENDING_LOGIN_BOUNDS: PendingLoginBounds = { perClient: 100, total: 10_000 };
+
+/**
  * The gateway's sessions, in a database (SECURITY.md 25): never process memory, so a restart keeps
  * them and several gateway processes (on one DATA_DIR, or on one PostgreSQL database) behave as
  * one. Credentials are sealed (AES-256-GCM) and rows are named by a keyed hash of the cookie's value.
@@ -60,11 +74,18 @@ export class SessionStore {
   readonly #db: SessionDatabase;
   readonly #sealer: Sealer;
   readonly #lifetimes: Lifetimes;
+  readonly #loginBounds: PendingLoginBounds;
 
-  constructor(db: SessionDatabase, sealer: Sealer, lifetimes: Lifetimes) {
+  constructor(
+    db: SessionDatabase,
+    sealer: Sealer,
+    lifetimes: Lifetimes,
+    loginBounds: PendingLoginBounds = PENDING_LOGIN_BOUNDS,
+  ) {
     this.#db = db;
     this.#sealer = sealer;
     this.#lifetimes = lifetimes;
+    this.#loginBounds = loginBounds;
   }
 
   close(): Promise<void> {
@@ -100,7 +121,6 @@ export class SessionStore {
         session.expiresAt,
       ],
     );
-    await this.#purge(now);
     return { id, session };
   }
 
@@ -173,23 +193,48 @@ export class SessionStore {
     );
   }
 
-  /** Remembers an authorization request under its `state`, bound to the browser that made it. */
+  /**
+   * Remembers an authorization request under its `state`, bound to the browser that made it, and
+   * pushes out the oldest pending logins past the bounds (`client`: clientOf, client-address.ts).
+   */
   async savePendingLogin(
     state: string,
     browserId: string,
     login: PendingLogin,
     now: number,
+    client: string,
   ): Promise<void> {
     const stateHash = this.#sealer.hashId(state);
+    const clientHash = this.#sealer.hashId(`client\n${client}`);
     await this.#db.run(
-      'INSERT INTO gateway_logins (state_hash, browser_hash, pending, expires_at) VALUES (?, ?, ?, ?)',
+      `INSERT INTO gateway_logins (state_hash, browser_hash, client_hash, pending, expires_at)
+       VALUES (?, ?, ?, ?, ?)`,
       [
         stateHash,
         this.#sealer.hashId(browserId),
+        clientHash,
         this.#sealer.seal(login, stateHash),
         now + PENDING_LOGIN_MS,
       ],
     );
+    const { perClient, total } = this.#loginBounds;
+    await this.#db.run(
+      `DELETE FROM gateway_logins WHERE client_hash = ? AND state_hash <> ? AND state_hash NOT IN (
+         SELECT state_hash FROM gateway_logins WHERE client_hash = ? AND state_hash <> ?
+         ORDER BY expires_at DESC LIMIT ?)`,
+      [clientHash, stateHash, clientHash, stateHash, perClient - 1],
+    );
+    const count = await this.#db.get<{ n: number | string }>(
+      'SELECT count(*) AS n FROM gateway_logins',
+      [],
+    );
+    const over = Number(count?.n ?? 0) - total;
+    if (over > 0)
+      await this.#db.run(
+        `DELETE FROM gateway_logins WHERE state_hash IN (
+           SELECT state_hash FROM gateway_logins WHERE state_hash <> ? ORDER BY expires_at LIMIT ?)`,
+        [stateHash, over],
+      );
   }
 
   /**
@@ -238,12 +283,8 @@ export class SessionStore {
     };
   }
 
-  #purged = 0;
-
-  /** Ended sessions and abandoned logins go, at most once a minute. */
-  async #purge(now: number): Promise<void> {
-    if (now - this.#purged < 60_000) return;
-    this.#purged = now;
+  /** Ended sessions and abandoned logins go (the gateway's timer, housekeeping.ts, calls this). */
+  async purgeExpired(now: number): Promise<void> {
     await this.#db.run('DELETE FROM gateway_sessions WHERE expires_at <= ? OR seen_at <= ?', [
       now,
       now - this.#lifetimes.idleMs,

@@ -41,7 +41,12 @@ export function authorizationOf(credential: Credential): string {
  * (oauth4webapi: client secret at the token endpoint, PKCE S256, single-use `state`, RFC 9207
  * `iss`), and the one cheap API call that checks a credential and tells whether it is global.
  */
-export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fetch) {
+export function createUpstream(
+  config: GatewayConfig,
+  fetcher: typeof fetch = fetch,
+  /** The gateway's time, from which a token's expiry is reckoned (tests set it). */
+  now: () => number = Date.now,
+) {
   const timeout = () => AbortSignal.timeout(config.upstreamTimeoutMs);
   const httpOptions = {
     signal: timeout,
@@ -89,7 +94,7 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
   }
 
   function tokensOf(response: oauth.TokenEndpointResponse, previous: OAuthTokens | null): OAuthTokens {
-    const issuedAt = Date.now();
+    const issuedAt = now();
     return {
       accessToken: response.access_token,
       // A server that does not rotate refresh tokens keeps the one it gave before (RFC 6749 §6).
@@ -197,11 +202,13 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
     },
 
     /**
-     * Ends the upstream's own login session and grant where it offers a way (the reference
-     * server's logout endpoint, an extension); best effort, elsewhere nothing happens.
+     * Asks the upstream to end its own login session and the grant, with the access token: the
+     * reference server's logout (an extension; spec v2 has no such call, nor RFC 7009 revocation).
+     * Answers the upstream's status (401: the token was refused; 404: no such call), or null when
+     * it did not answer.
      */
-    async endUpstreamSession(credential: Credential): Promise<void> {
-      if (credential.method !== 'oauth') return;
+    async logout(credential: Credential): Promise<number | null> {
+      if (credential.method !== 'oauth') return null;
       try {
         const response = await fetcher(endpoint(`${API_PREFIX}/oauth/logout/`), {
           method: 'POST',
@@ -210,8 +217,9 @@ export function createUpstream(config: GatewayConfig, fetcher: typeof fetch = fe
           redirect: 'manual',
         });
         await response.body?.cancel();
+        return response.status;
       } catch {
-        // Unreachable: the gateway's session ends anyway.
+        return null;
       }
     },
   };

@@ -21,6 +21,11 @@ const Env = z.object({
    * (rate-limit/charge.ts); the default is an account of the default plan's: 3 × 10,000.
    */
   GROUP_RATE_LIMIT: z.coerce.number().int().positive().default(30_000),
+  /**
+   * How long an OAuth access token lives (issue 28 item 2); refresh tokens renew it. Short, so a
+   * token that leaks or outlives its sign-out ends soon; at most a day.
+   */
+  OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** The proxy address(es) whose X-Forwarded-For is believed (SECURITY.md 18); empty: none. */
   TRUST_PROXY: z.string().default(''),
   /** Folder of the built dashboard served at `/`. */
@@ -85,6 +90,8 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   rateLimitWindowSeconds: number;
   groupRateLimit: number;
+  /** OAUTH_ACCESS_TOKEN_SECONDS. */
+  oauthAccessTokenSeconds: number;
   trustProxy: string[];
   staticDir: string;
   logLevel: string;
@@ -123,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: e.PUBLIC_URL,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     groupRateLimit: e.GROUP_RATE_LIMIT,
+    oauthAccessTokenSeconds: e.OAUTH_ACCESS_TOKEN_SECONDS,
     trustProxy: e.TRUST_PROXY.split(',')
       .map((s) => s.trim())
       .filter(Boolean),

@@ -9,9 +9,6 @@ import { verifierMatches } from './pkce.ts';
 import { formatScope, parseScope, scopeSet } from './scopes.ts';
 import { claimRefreshToken, findRefreshToken, insertAccessToken, insertRefreshToken } from './tokens.repository.ts';
 
-/** Issue #4: access tokens are short-lived. */
-export const ACCESS_TOKEN_LIFETIME_SECONDS = 15 * 60;
-
 /** RFC 6749 §5.1. */
 export interface TokenResponse {
   access_token: string;
@@ -31,6 +28,8 @@ export async function tokenRequest(
   authorization: string | undefined,
   endpoint: 'token' | 'refresh',
   now: Date,
+  /** Issue #4: access tokens are short-lived (OAUTH_ACCESS_TOKEN_SECONDS). */
+  accessTokenSeconds: number,
 ): Promise<TokenResponse> {
   // RFC 6749 §3.2: parameters must not be repeated.
   for (const name of new Set(form.keys())) {
@@ -44,17 +43,26 @@ export async function tokenRequest(
     throw new OAuthError('unsupported_grant_type', `This endpoint accepts grant_type ${supported.join(' or ')}`);
   }
   const client = await authenticateClient(db, clientCredentials(form, authorization));
-  return grantType === 'authorization_code' ? redeemCode(db, form, client.id, now) : refresh(db, form, client.id, now);
+  const issue = { now, accessTokenSeconds };
+  return grantType === 'authorization_code'
+    ? redeemCode(db, form, client.id, issue)
+    : refresh(db, form, client.id, issue);
+}
+
+/** When the tokens are issued, and how long the access token lives. */
+interface Issue {
+  now: Date;
+  accessTokenSeconds: number;
 }
 
 /** RFC 6749 §4.1.3 with SECURITY.md 2, 3 and 4. */
-async function redeemCode(db: Kysely<Database>, form: URLSearchParams, clientRowId: number, now: Date): Promise<TokenResponse> {
+async function redeemCode(db: Kysely<Database>, form: URLSearchParams, clientRowId: number, issue: Issue): Promise<TokenResponse> {
   const code = form.get('code');
   if (!code) throw invalidRequest('code is required');
   const redirectUri = form.get('redirect_uri');
   if (!redirectUri) throw invalidRequest('redirect_uri is required');
   const verifier = form.get('code_verifier');
-  const nowIso = now.toISOString();
+  const nowIso = issue.now.toISOString();
 
   const row = await findCode(db, hashKey(code));
   if (!row) throw invalidGrant('The code is not valid');
@@ -81,17 +89,17 @@ async function redeemCode(db: Kysely<Database>, form: URLSearchParams, clientRow
       await revokeGrant(trx, row.grant_id, nowIso);
       return null;
     }
-    return issueTokens(trx, { id: row.grant_id, expiresAt: row.grant_expires_at }, row.scope, now);
+    return issueTokens(trx, { id: row.grant_id, expiresAt: row.grant_expires_at }, row.scope, issue);
   });
   if (!issued) throw invalidGrant('The code was already used; the tokens issued from it are revoked');
   return issued;
 }
 
 /** RFC 6749 §6 with SECURITY.md 5: rotation, reuse detection, a fixed absolute lifetime. */
-async function refresh(db: Kysely<Database>, form: URLSearchParams, clientRowId: number, now: Date): Promise<TokenResponse> {
+async function refresh(db: Kysely<Database>, form: URLSearchParams, clientRowId: number, issue: Issue): Promise<TokenResponse> {
   const token = form.get('refresh_token');
   if (!token) throw invalidRequest('refresh_token is required');
-  const nowIso = now.toISOString();
+  const nowIso = issue.now.toISOString();
 
   const row = await findRefreshToken(db, hashKey(token));
   if (!row) throw invalidGrant('The refresh token is not valid');
@@ -119,22 +127,22 @@ async function refresh(db: Kysely<Database>, form: URLSearchParams, clientRowId:
     // README "OAuth": scope may narrow, never widen. The narrowing is the grant's from now on, so a
     // later refresh without `scope` does not get the wider grant back.
     if (scope !== row.scope) await setGrantScope(trx, row.grant_id, scope);
-    return issueTokens(trx, { id: row.grant_id, expiresAt: row.grant_expires_at }, scope, now);
+    return issueTokens(trx, { id: row.grant_id, expiresAt: row.grant_expires_at }, scope, issue);
   });
   if (!issued) throw invalidGrant('The refresh token was already used; the authorization is revoked');
   return issued;
 }
 
-/** A new access token (15 minutes, never past the grant's end) and the next refresh token. */
+/** A new access token (its lifetime, never past the grant's end) and the next refresh token. */
 async function issueTokens(
   db: Kysely<Database>,
   grant: { id: number; expiresAt: string },
   scope: string,
-  now: Date,
+  { now, accessTokenSeconds }: Issue,
 ): Promise<TokenResponse> {
   const accessToken = `${ACCESS_TOKEN_PREFIX}${generateKey()}`;
   const refreshToken = `${REFRESH_TOKEN_PREFIX}${generateKey()}`;
-  const expiresAt = Math.min(now.getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000, Date.parse(grant.expiresAt));
+  const expiresAt = Math.min(now.getTime() + accessTokenSeconds * 1000, Date.parse(grant.expiresAt));
   const created = now.toISOString();
   await insertAccessToken(db, {
     token_hash: hashKey(accessToken),

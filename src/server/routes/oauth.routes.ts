@@ -299,6 +299,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
           request.headers.authorization,
           endpoint,
           deps.clock.now(),
+          deps.config.oauthAccessTokenSeconds,
         );
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
       },

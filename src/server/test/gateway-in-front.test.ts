@@ -1,12 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { OAUTH_PATHS } from '../../api/constants.ts';
-import { buildGateway } from '../../gateway/app.ts';
-import { loadGatewayConfig } from '../../gateway/config.ts';
-import { openSessionStore } from '../../gateway/open-session-store.ts';
 import type { SessionStore } from '../../gateway/session-store.ts';
 import type { CreatedClient } from '../oauth/clients.service.ts';
 import {
@@ -17,18 +10,23 @@ import {
   registerClient,
   signIn,
 } from '../oauth/oauth-test-support.ts';
+import {
+  LOGIN_COOKIE,
+  PUBLIC_URL,
+  SESSION_COOKIE,
+  cookieOf,
+  fromDashboard,
+  listening,
+  startGatewayInFront,
+  type GatewayInFront,
+} from './gateway-in-front.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './harness.ts';
 
 /**
  * `listkeeper dashboard` (src/gateway) in front of the real reference server with `EXTENSIONS=off`
  * (exactly spec v2), listening on a loopback port, as a confidential client: the code exchange and
- * every refresh happen in the gateway, with the client secret (SECURITY.md 9, 28). Here, not in
- * src/gateway: the gateway may not import the server, the server's tests may import the gateway.
+ * every refresh happen in the gateway, with the client secret (SECURITY.md 9, 28).
  */
-const PUBLIC_URL = 'https://dash.example';
-const SESSION_COOKIE = '__Host-listkeeper-session';
-const LOGIN_COOKIE = '__Host-listkeeper-login';
-const fromDashboard = { origin: PUBLIC_URL, 'x-listkeeper-request': '1' };
 
 /** One request the gateway made to the upstream, as the upstream received it. */
 interface Sent {
@@ -43,54 +41,32 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
   let upstreamUrl: string;
   let client: CreatedClient;
   let username: string;
-  let dir: string;
+  let inFront: GatewayInFront;
+  let gateway: GatewayInFront['gateway'];
   let store: SessionStore;
-  let gateway: Awaited<ReturnType<typeof buildGateway>>;
   let clock: number;
   let sent: Sent[];
 
   beforeEach(async () => {
     server = await startTestServer(dialect, { extensions: false });
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    upstreamUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    upstreamUrl = await listening(server);
     client = await registerClient(server, {
       name: 'Listkeeper gateway',
       redirectUris: [`${PUBLIC_URL}/auth/callback`],
     });
     ({ username } = await createPerson(server));
-    dir = mkdtempSync(path.join(tmpdir(), 'gateway-in-front-'));
-    const config = loadGatewayConfig({
-      UPSTREAM_URL: upstreamUrl,
-      UPSTREAM_CLIENT_ID: client.client_id,
-      UPSTREAM_CLIENT_SECRET: client.client_secret ?? '',
-      PUBLIC_URL,
-      DATA_DIR: dir,
-      STATIC_DIR: path.join(dir, 'no-dist'),
-      LOG_LEVEL: 'silent',
-    });
-    store = await openSessionStore(config);
     clock = Date.now();
     sent = [];
-    // The network itself, observed: what the upstream was asked, and what it answered.
-    const observed: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      sent.push({
-        method: init?.method ?? 'GET',
-        path: url.pathname,
-        authorization: new Headers(init?.headers).get('authorization'),
-        status: response.status,
-      });
-      return response;
-    };
-    gateway = await buildGateway({ config, store, fetch: observed, now: () => clock });
+    inFront = await startGatewayInFront(upstreamUrl, client, {
+      now: () => clock,
+      observe: ({ response, ...call }) => void sent.push({ ...call, status: response.status }),
+    });
+    ({ gateway, store } = inFront);
   });
 
   afterEach(async () => {
-    await gateway.close();
-    await store.close();
+    await inFront.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** The browser's part: the gateway's login, the upstream's sign-in and consent pages. */
@@ -236,11 +212,4 @@ function basicCredentials(header: string | null | undefined): string[] {
     .toString()
     .split(':')
     .map((part) => decodeURIComponent(part));
-}
-
-/** `name=value` of the cookie a Set-Cookie header sets. */
-function cookieOf(header: string | string[] | undefined, name: string): string {
-  const line = [header ?? []].flat().find((value) => value.startsWith(`${name}=`));
-  if (!line) throw new Error(`no ${name} cookie set`);
-  return line.split(';')[0] ?? '';
 }
