@@ -237,6 +237,9 @@ export interface NoticesTable {
   lease_until: Generated<number>;
   /** Where a reply goes, when not to `from_address` (a confirmation's `<list>-confirm+TOKEN@`). */
   reply_to: string | null;
+  /** A digest's list and member address: its personal links name them (issue 25). */
+  list_id: number | null;
+  email_id: number | null;
 }
 
 /** The message as received by SMTP (base64), for its attachments on the way out. */

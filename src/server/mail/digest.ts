@@ -49,6 +49,9 @@ export async function queueDigests(db: Kysely<Database>, now: Date): Promise<num
             ),
           body,
           list_address: address,
+          // Its one member: the outbox worker adds their one-click leave and page link (issue 25).
+          list_id: first.list_id,
+          email_id: messages[0]?.email_id ?? null,
           created: now.toISOString(),
         });
       }

@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { issuerOf } from '../oauth/metadata.ts';
+import { purgeMembers, PURGE_INTERVAL_MS } from '../members/housekeeping.ts';
 import { queueDigests } from './digest.ts';
 import { OutboxWorker } from './outbox.ts';
 import { mailSecrets, withoutSecrets } from './secrets.ts';
@@ -73,12 +74,18 @@ export async function startMail(
     );
   }, config.mail.digestIntervalSeconds * 1000);
   digest.unref();
+  // Issue 25: requests, tokens and the public pages' counters expire.
+  const purge = setInterval(() => {
+    purgeMembers(db, clock.now()).catch((error: unknown) => onError?.(error));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
   return {
     worker,
     smtpPort: smtp?.port ?? null,
     deliversTo: transport.description,
     async close() {
       clearInterval(digest);
+      clearInterval(purge);
       await smtp?.close();
       await worker.stop();
       transport.close();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { settingsOf } from '../repositories/lists.mapper.ts';
+import { settingsOf, type ListSettings } from '../repositories/lists.mapper.ts';
+import { findListForLinks } from '../repositories/member-directory.repository.ts';
 import {
   claimNotice,
   markNoticeFailed,
@@ -46,6 +47,12 @@ function unsent(row: Pick<ClaimedDelivery, 'id' | 'attempts'>, now: number): Uns
   return attempts >= MAX_ATTEMPTS
     ? { id: row.id, status: 'failed', at: now }
     : { id: row.id, status: 'pending', at: now + retryDelayMs(attempts) };
+}
+
+/** Spec §2.4 unsubscriptions, else the account's (§2.7): a closed list offers no one-click. */
+function canLeave(settings: ListSettings, accountSettings: string): boolean {
+  const leaving = settings.unsubscriptions ?? accountSettingsOf({ settings: accountSettings }).unsubscriptions;
+  return leaving === 'open' || leaving === 'open+confirm';
 }
 
 /** A 5xx refusal of a recipient is permanent (RFC 5321 §4.2.1): it is not tried again. */
@@ -257,7 +264,12 @@ export class OutboxWorker {
   }
 
   /** The recipient's own links: one-click leave (when members may leave) and the member's page. */
-  private personalOf(template: PostTemplate, row: ClaimedDelivery, key: Buffer, links: MemberLinks) {
+  private personalOf(
+    template: Pick<PostTemplate, 'list' | 'canLeave'>,
+    row: Pick<ClaimedDelivery, 'email_id' | 'address'>,
+    key: Buffer,
+    links: MemberLinks,
+  ) {
     const today = new Date(this.options.now());
     const expiresDay = expiryDay(today, LIFETIMES.deliveryLinkDays);
     const sign = (purpose: 'unsubscribe' | 'member') =>
@@ -272,11 +284,15 @@ export class OutboxWorker {
     const { db, transport } = this.options;
     const at = notice.list_address?.lastIndexOf('@') ?? -1;
     const domain = at === -1 ? 'listkeeper.local' : (notice.list_address ?? '').slice(at + 1);
+    const personal = await this.digestLinks(notice);
     const raw = await renderNotice({
       from: notice.from_address,
       to: notice.to_address,
       subject: notice.subject,
-      body: notice.body,
+      body: personal ? `${notice.body}${personal.parts.footerText}` : notice.body,
+      ...(personal
+        ? { listUnsubscribe: { value: personal.parts.listUnsubscribe, oneClick: personal.canLeave } }
+        : {}),
       listAddress: notice.list_address,
       autoSubmitted:
         notice.kind === 'hold' || notice.kind === 'reject' ? 'auto-replied' : 'auto-generated',
@@ -304,6 +320,26 @@ export class OutboxWorker {
     else await markNoticeSent(db, notice.id);
   }
 
+  /** A digest is a delivery to one member: it carries their one-click leave and page (issue 25). */
+  private async digestLinks(notice: NoticeRow) {
+    if (notice.kind !== 'digest' || notice.list_id === null || notice.email_id === null) return null;
+    const list = await findListForLinks(this.options.db, notice.list_id);
+    if (!list) return null;
+    const settings = settingsOf(list);
+    const template = {
+      list: { id: list.id, name: list.name, address: listAddressOf(list.name, list.domain), settings },
+      canLeave: canLeave(settings, list.account_settings),
+    };
+    const row = { email_id: notice.email_id, address: notice.to_address };
+    const parts = this.personalOf(
+      template,
+      row,
+      await linkKey(this.options.db),
+      memberLinks(this.options.publicOrigin()),
+    );
+    return { parts, canLeave: template.canLeave };
+  }
+
   private async retryNotice(notice: NoticeRow, giveUp: boolean): Promise<void> {
     const next = unsent(notice, this.options.now());
     await markNoticeFailed(this.options.db, notice.id, {
@@ -319,8 +355,6 @@ export class OutboxWorker {
     const row = await findPostForDelivery(this.options.db, messageId);
     if (!row) return null;
     const settings = settingsOf({ settings: row.list_settings });
-    // Spec §2.4 unsubscriptions, else the account's (§2.7): a closed list offers no one-click.
-    const leaving = settings.unsubscriptions ?? accountSettingsOf({ settings: row.account_settings }).unsubscriptions;
     const template = await buildPostTemplate(
       { id: row.list_id, name: row.list_name, address: listAddressOf(row.list_name, row.domain), settings },
       {
@@ -332,7 +366,7 @@ export class OutboxWorker {
         contentHtml: row.content_html,
         ...(row.source ? { source: Buffer.from(row.source, 'base64') } : {}),
       },
-      { now: new Date(this.options.now()), canLeave: leaving === 'open' || leaving === 'open+confirm' },
+      { now: new Date(this.options.now()), canLeave: canLeave(settings, row.account_settings) },
     );
     if (this.rendered.size >= 8) this.rendered.delete(this.rendered.keys().next().value ?? 0);
     this.rendered.set(messageId, template);

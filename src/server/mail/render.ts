@@ -50,6 +50,8 @@ export function renderNotice(notice: {
   messageId: string;
   /** A confirmation is answered by replying to it (`<list>-confirm+TOKEN@`, issue 25). */
   replyTo?: string | null;
+  /** A digest's own List-Unsubscribe (issue 25), with RFC 8058's one-click when members may leave. */
+  listUnsubscribe?: { value: string; oneClick: boolean };
 }): Promise<Buffer> {
   const headers: Record<string, string> = { 'Auto-Submitted': notice.autoSubmitted };
   if (notice.listAddress) {
@@ -61,6 +63,11 @@ export function renderNotice(notice: {
         address: notice.listAddress,
       }),
     );
+  }
+  if (notice.listUnsubscribe) {
+    headers['List-Unsubscribe'] = oneLine(notice.listUnsubscribe.value);
+    if (notice.listUnsubscribe.oneClick)
+      headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
   }
   return compose({
     from: oneLine(notice.from),

@@ -132,3 +132,19 @@ function jsonArray(text: string): unknown[] {
     return [];
   }
 }
+
+/** A list as a digest's personal links need it: its name, settings, and its account's. */
+export function findListForLinks(db: Kysely<Database>, listId: number) {
+  return db
+    .selectFrom('lists')
+    .innerJoin('accounts', 'accounts.id', 'lists.account_id')
+    .select([
+      'lists.id',
+      'lists.name',
+      'lists.settings',
+      'accounts.domain',
+      'accounts.settings as account_settings',
+    ])
+    .where('lists.id', '=', listId)
+    .executeTakeFirst();
+}

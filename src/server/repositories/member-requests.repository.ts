@@ -67,17 +67,11 @@ export async function deleteRequest(db: Kysely<Database>, id: number): Promise<b
   return Number(result.numDeletedRows) === 1;
 }
 
-/** Requests past their expiry, for the purge to end (and the audit log, later, to record). */
-export function findExpiredRequests(
-  db: Kysely<Database>,
-  nowIso: string,
-  limit: number,
-): Promise<MemberRequestRow[]> {
-  return db
-    .selectFrom('member_requests')
-    .selectAll()
+/** Ends every request past its expiry (their tokens go with them); answers how many. */
+export async function deleteExpiredRequests(db: Kysely<Database>, nowIso: string): Promise<number> {
+  const result = await db
+    .deleteFrom('member_requests')
     .where('expires_at', '<=', nowIso)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -101,6 +101,7 @@ export function digestRows(db: Kysely<Database>) {
     .innerJoin('accounts', 'accounts.id', 'messages.account_id')
     .select([
       'outbox.id',
+      'outbox.email_id',
       'outbox.address',
       'outbox.account_id',
       'messages.id as message_id',

@@ -14,7 +14,8 @@ import { idColumn as idColumn_ } from './id-column.ts';
  *   stored as SHA-256 only, bound to one list, one address and one purpose, single use, expiring.
  * - `public_throttles`: counters of the public pages' rate limits (per client, per address), in the
  *   database so that several processes count together.
- * - `notices.reply_to`: a confirmation is answered by replying to it (`<list>-confirm+TOKEN@`).
+ * - `notices.reply_to`: a confirmation is answered by replying to it (`<list>-confirm+TOKEN@`);
+ *   `notices.list_id`, `email_id`: a digest names its one member, as a delivery does.
  */
 export function members(dialect: DialectName): Migration {
   const { type: id, build: idColumn } = idColumn_(dialect);
@@ -103,8 +104,13 @@ export function members(dialect: DialectName): Migration {
         .execute();
 
       await db.schema.alterTable('notices').addColumn('reply_to', 'text').execute();
+      // A digest is a delivery to one member: its one-click leave and page link name the address.
+      await db.schema.alterTable('notices').addColumn('list_id', 'integer').execute();
+      await db.schema.alterTable('notices').addColumn('email_id', 'integer').execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('notices').dropColumn('email_id').execute();
+      await db.schema.alterTable('notices').dropColumn('list_id').execute();
       await db.schema.alterTable('notices').dropColumn('reply_to').execute();
       await db.schema.dropTable('public_throttles').ifExists().execute();
       await db.schema.dropTable('mail_tokens').ifExists().execute();
