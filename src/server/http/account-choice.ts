@@ -1,4 +1,5 @@
-import { ACCOUNT_ID_PARAM, type OperationName } from '../../api/operations.ts';
+import { ACCOUNT_ID_PARAM } from '../../api/constants.ts';
+import type { OperationName } from '../../api/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { takeField, type BodySource } from '../../api/form-encoding.ts';
+import { ACCOUNT_ID_PARAM } from '../../api/constants.ts';
 import {
-  ACCOUNT_ID_PARAM,
-  EXTENSION,
   OPERATIONS,
-  EXTENSION_QUERY_PARAMS,
   extensionFieldsOf,
+  extensionQueryOf,
+  isExtension,
   type OperationName,
 } from '../../api/operations.ts';
 import { authenticate } from '../auth/authenticate.ts';
@@ -43,8 +43,8 @@ declare module 'fastify' {
 }
 
 /**
- * Registers one operation of spec §4 from the contract's table (src/api/operations.ts), its
- * permissions (src/api/operation-permissions.ts) and what the server alone needs to know of it
+ * Registers one operation of spec §4 from its entry in the contract (src/api/operations.ts: method,
+ * path, schemas, permissions, extension marks) and what the server alone needs to know of it
  * (http/operation-policy.ts), each entry looked up here once. Each step is a module of its own:
  * authenticate (§5.1, auth/authenticate.ts), choose the account (§4.8, account-choice.ts), check
  * the permission and scope (§2.6, §5.2, authorize.ts), decode the query and body (§1,
@@ -60,7 +60,7 @@ export function defineRoute<K extends OperationName>(
 ): void {
   const operation = OPERATIONS[name];
   // EXTENSIONS=off (http/spec-only.ts): an extension operation is not there, so it answers 404.
-  if (operation.section === EXTENSION && !deps.config.extensions) return;
+  if (isExtension(name) && !deps.config.extensions) return;
   // …and an extension field is neither answered nor accepted.
   const hiddenFields = deps.config.extensions ? [] : extensionFieldsOf(name);
   const rule = ROUTE_PERMISSIONS[name];
@@ -72,7 +72,7 @@ export function defineRoute<K extends OperationName>(
   const parseQuery = formParser(
     deps.config.extensions
       ? querySchema
-      : (querySchemaWithout(querySchema, EXTENSION_QUERY_PARAMS[name]) as typeof querySchema),
+      : (querySchemaWithout(querySchema, extensionQueryOf(name)) as typeof querySchema),
   );
   const parseBodyFields = bodyParser('body' in operation ? operation.body : NO_FIELDS);
 

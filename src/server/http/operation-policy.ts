@@ -2,11 +2,11 @@ import type { OperationName } from '../../api/operations.ts';
 import type { Scope } from '../oauth/scopes.ts';
 
 /**
- * What the server needs to know about one operation beyond the contract (src/api/operations.ts:
- * method, path, query, body, answer) and its permissions (src/api/operation-permissions.ts, which
- * the dashboard reads too). One entry per operation, checked by the compiler: a new operation
- * without an entry does not build, so none of these can be missed silently. define-route.ts reads
- * an operation's entry once, when it registers the route.
+ * What the server needs to know about one operation beyond its entry in the contract
+ * (src/api/operations.ts: method, path, schemas, permissions, extension marks). One entry per
+ * operation, keyed by the same name and checked by the compiler: a new operation without an entry
+ * does not build, so none of these can be missed silently. define-route.ts reads an operation's
+ * entry once, when it registers the route.
  */
 export interface OperationPolicy {
   /**

@@ -6,10 +6,11 @@ import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
  * the flag where it is registered or emitted:
  * - operations marked `extension` in src/api/operations.ts are not registered (define-route.ts),
  *   so they answer the spec's 404;
- * - the query parameters of EXTENSION_QUERY_PARAMS are unknown ones: refused with 400, as spec §4
- *   lists the only parameters there are (querySchemaWithout below);
- * - the fields of EXTENSION_FIELDS (operations.ts) are left out of answers and, in bodies, treated
- *   as unknown fields are: ignored and named in X-Ignored-Fields (define-route.ts, helpers below);
+ * - the query parameters an operation marks `extensionQuery` are unknown ones: refused with 400,
+ *   as spec §4 lists the only parameters there are (querySchemaWithout below);
+ * - the fields an operation marks `extensionFields` (reasons: EXTENSION_FIELDS) are left out of
+ *   answers and, in bodies, treated as unknown fields are: ignored and named in X-Ignored-Fields
+ *   (define-route.ts, helpers below);
  * - no `X-RateLimit-*` headers; a 429 keeps `Retry-After`, standard HTTP (define-route.ts);
  * - no CORS, no `/config.json`, no RFC 8414 metadata, no sign-out with an access token, and
  *   OAuth clients are confidential only (routes/oauth.routes.ts, cli.ts).
