@@ -30,7 +30,9 @@ import { refuseTokenInUrl } from './http/token-in-url.ts';
 import { splitUrl } from './http/url-parts.ts';
 import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limiter.ts';
 import { registerRoutes } from './routes/register-routes.ts';
-import { startDocumentRenderer } from './services/contact-documents.service.ts';
+import { unitOfWork } from './db/unit-of-work.ts';
+import { startDocumentRenderer } from './services/background-document-renderer.ts';
+import { storeChangedContactDocuments } from './services/contact-document-store.ts';
 
 export { BODY_LIMIT };
 
@@ -73,6 +75,7 @@ export async function buildApp({
 
   const deps: AppDeps = {
     db: database.db,
+    unitOfWork: unitOfWork(database.db, storeChangedContactDocuments),
     dialect: database.dialect,
     config,
     validateResponses,

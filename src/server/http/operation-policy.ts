@@ -41,7 +41,7 @@ export interface OperationPolicy {
   readonly emptiesAuthCache: boolean;
   /**
    * `one`: a write runs in one transaction the route opens (the unit of work of
-   * contact-documents.service.ts). `steps`: the handler opens its own, around work that may touch
+   * db/unit-of-work.ts). `steps`: the handler opens its own, around work that may touch
    * a million rows: a delete of a list or an account, a chunk at a time and then the object in a
    * short transaction (repositories/chunked-deletes.repository.ts, SECURITY.md 29); a list update,
    * whose answer's member ids are counted before it and read after it (lists.service.ts).
