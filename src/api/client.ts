@@ -1,8 +1,9 @@
 import type * as z from 'zod/mini';
-import { API_PREFIX } from './constants.ts';
+import { CLIENT_OPERATIONS } from './client-operations.ts';
+import { ACCOUNT_ID_PARAM, API_PREFIX } from './constants.ts';
 import { ApiContractError, ApiError, RateLimitedError, rateLimitResetAt } from './errors.ts';
 import { encodeForm } from './form-encoding.ts';
-import { ACCOUNT_ID_PARAM, OPERATIONS, type Operation, type OperationName } from './operations.ts';
+import type { OPERATIONS, OperationCall, OperationName } from './operations.ts';
 import { ErrorBody, type Id } from './primitives.ts';
 import type { ContactQuery } from './schemas/contact.ts';
 import type { AccountQuery } from './schemas/account.ts';
@@ -53,7 +54,7 @@ export function createApiClient(options: ApiClientOptions) {
     name: K,
     call: CallOptions<K> = {},
   ): Promise<Output<K>> {
-    const operation: Operation = OPERATIONS[name];
+    const operation: OperationCall = CLIENT_OPERATIONS[name];
     const url = buildUrl(
       options.baseUrl,
       operation.path,

@@ -149,6 +149,9 @@ export const OAUTH_PATHS = {
 /** Spec §9: every path starts with this. */
 export const API_PREFIX = '/api/2';
 
+/** Spec §4.8: `account_id` selects the account of a global key, on every endpoint. */
+export const ACCOUNT_ID_PARAM = 'account_id';
+
 export type Permission = (typeof PERMISSIONS)[number];
 export type Notification = (typeof NOTIFICATIONS)[number];
 export type SubscriptionMode = (typeof SUBSCRIPTION_MODES)[number];

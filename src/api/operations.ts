@@ -1,5 +1,31 @@
-import * as z from 'zod/mini';
-import { SuccessBody } from './primitives.ts';
+/**
+ * The operations of API v2, one entry each: what the contract knows of an operation (its method
+ * and path, its schemas, the permissions that allow it, and whether it is beyond spec v2 and why).
+ * Server, tests and the generated browser tables all read this table.
+ *
+ * To add an operation (a reference-server extension, say `requests.list`):
+ * 1. Its entry below: `extension` (why it exists: the spec-coverage test refuses an operation
+ *    beyond spec §4 without one, or on a path a spec operation uses), `method`, `path` (ending in
+ *    a slash), `query` for a GET (`NoQuery` when it takes none), `body` for a write, `response`,
+ *    and `anyOf` (any one permission allows it; superadmin always does) with `global` for the
+ *    group-wide ones. New schemas go in schemas/<resource>.ts, exported (the generated table
+ *    imports them by name).
+ * 2. Its server entry in src/server/http/operation-policy.ts (scope, envelope, transaction…):
+ *    `npx tsc -b` fails until it has one.
+ * 3. Its route: `defineRoute(app, deps, 'requests.list', handler)` in
+ *    src/server/routes/<resource>.routes.ts, registered in routes/register-routes.ts (the server
+ *    refuses to start with an operation of this table unrouted).
+ * 4. `npx vitest run src/api/browser-tables.test.ts -u` rewrites the two tables the browser loads
+ *    (operation-permissions.ts, client-operations.ts); `tsc` fails on them until it does.
+ * 5. The suites that walk every operation then ask for the rest: src/server/test/fixtures.ts
+ *    (a valid call of it, for the authorization matrix, permissions, mass-assignment, fuzzing and
+ *    EXTENSIONS=off suites), http/operation-policy.test.ts and oauth/scopes.test.ts (its
+ *    resource's scope area). A field or query parameter beyond spec v2 on a spec operation is
+ *    marked on the entry (`extensionFields`, `extensionQuery`) with its reason beside its schema.
+ */
+import type * as z from 'zod/mini';
+import { PERMISSIONS, type Permission } from './constants.ts';
+import { NoQuery, SuccessBody } from './primitives.ts';
 import { AccountCollection, AccountCreate, AccountDetail, AccountQuery, AccountUpdate } from './schemas/account.ts';
 import {
   Administrator,
@@ -9,24 +35,36 @@ import {
   RetrievedKey,
 } from './schemas/administrator.ts';
 import { Caller } from './schemas/caller.ts';
-import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
+import {
+  Contact,
+  ContactCreate,
+  ContactPage,
+  ContactQuery,
+  ContactUpdate,
+  type CONTACT_QUERY_EXTENSIONS,
+} from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
 import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
-import { List, ListCollection, ListCreate, ListQuery, ListUpdate } from './schemas/list.ts';
+import {
+  List,
+  ListCollection,
+  ListCreate,
+  ListQuery,
+  ListUpdate,
+  type LIST_QUERY_EXTENSIONS,
+} from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
 import { MessageImage, MessageImageQuery, MessagePage, Message, MessageQuery, MessageSend } from './schemas/message.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * One operation of spec §4. `path` is relative to /api/2 and ends with a slash (spec §1 rule 1);
- * `:id` and `:name` are path segments. `collection` marks answers whose array key the spec does not
- * name: the client accepts a bare array, `data`, or the object's one array-valued property. The
- * section `extension` marks an operation the reference server adds beyond spec v2 (why: in
- * extension-reasons.ts): the dashboard feature-detects it and does without it elsewhere.
+ * What a client needs to call an operation and read its answer. `path` is relative to /api/2 and
+ * ends with a slash (spec §1 rule 1); `:id` and `:name` are path segments. `collection` marks
+ * answers whose array key the spec does not name: the client accepts a bare array, `data`, or the
+ * object's one array-valued property.
  */
-export interface Operation {
-  readonly section: string;
+export interface OperationCall {
   readonly method: HttpMethod;
   readonly path: string;
   readonly query?: z.ZodMiniType;
@@ -35,125 +73,147 @@ export interface Operation {
   readonly collection?: boolean;
 }
 
-const NoQuery = z.strictObject({});
-
 /**
- * The `section` of a reference-server extension: an operation beyond spec §4, with its reason in
- * EXTENSION_REASONS (the spec-coverage test holds every other section to the spec's tables). The
- * dashboard feature-detects them: a server without one answers 404 and the feature does without.
+ * SECURITY.md 16: the permissions that allow an operation (any one suffices; superadmin allows
+ * everything within its scope), deny by default. `global` operations also need a global key (spec
+ * §4.7, §4.8). The reference server enforces it; the dashboard shows each person only what it
+ * allows them (another server may differ; its 403 still explains).
  */
-export const EXTENSION = 'extension';
+export interface RouteRule {
+  readonly anyOf: readonly Permission[];
+  readonly global?: boolean;
+}
+
+/** The query parameters beyond spec §4, each with its reason beside its schema. */
+export type ExtensionQueryParam = keyof typeof CONTACT_QUERY_EXTENSIONS | keyof typeof LIST_QUERY_EXTENSIONS;
 
 /**
- * Every operation of spec §4.1–4.7, then the reference server's extensions, keyed
- * `resource.action`. Client, server and tests share it.
- */
-export const OPERATIONS = {
-  'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact },
-  // Extension: the query also takes `list` (CONTACT_QUERY_EXTENSIONS), which the dashboard feature-detects.
-  'contacts.list': { section: '4.1', method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage },
-  'contacts.create': { section: '4.1', method: 'POST', path: '/contacts/', body: ContactCreate, response: Contact },
-  'contacts.update': { section: '4.1', method: 'PUT', path: '/contacts/:id/', body: ContactUpdate, response: Contact },
-  'contacts.delete': { section: '4.1', method: 'DELETE', path: '/contacts/:id/', response: SuccessBody },
-
-  'emails.get': { section: '4.2', method: 'GET', path: '/emails/:id/', query: NoQuery, response: Email },
-  'emails.create': { section: '4.2', method: 'POST', path: '/emails/', body: EmailCreate, response: Email },
-  'emails.update': { section: '4.2', method: 'PUT', path: '/emails/:id/', body: EmailUpdate, response: Email },
-  'emails.delete': { section: '4.2', method: 'DELETE', path: '/emails/:id/', response: SuccessBody },
-
-  'membership.get': { section: '4.3', method: 'GET', path: '/membership/:id/', query: NoQuery, response: Membership },
-  'membership.create': { section: '4.3', method: 'POST', path: '/membership/', body: MembershipCreate, response: Membership },
-  'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership },
-  'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody },
-
-  // Extension: get all, get one and update also take `contacts=count` (LIST_QUERY_EXTENSIONS),
-  // which the dashboard feature-detects.
-  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true },
-  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List },
-  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List },
-  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List },
-  'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody },
-
-  'messages.list': { section: '4.5', method: 'GET', path: '/messages/', query: MessageQuery, response: MessagePage },
-  'messages.get': { section: '4.5', method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message },
-  'messages.send': { section: '4.5', method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody },
-  'messages.delete': { section: '4.5', method: 'DELETE', path: '/messages/:id/', response: SuccessBody },
-  'messages.image': { section: EXTENSION, method: 'GET', path: '/messages/:id/images/', query: MessageImageQuery, response: MessageImage },
-
-  'users.list': { section: '4.6', method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true },
-  'users.get': { section: '4.6', method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator },
-  'users.create': { section: '4.6', method: 'POST', path: '/users/', body: AdministratorCreate, response: Administrator },
-  'users.update': { section: '4.6', method: 'PUT', path: '/users/:id/', body: AdministratorUpdate, response: Administrator },
-  'users.retrieveKey': { section: '4.6', method: 'PUT', path: '/users/:id/', body: AdministratorUpdate, response: RetrievedKey },
-  'users.delete': { section: '4.6', method: 'DELETE', path: '/users/:id/', response: SuccessBody },
-
-  'accounts.list': { section: '4.7', method: 'GET', path: '/accounts/', query: AccountQuery, response: AccountCollection, collection: true },
-  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail },
-  'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail },
-  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail },
-  'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
-
-  // The held queue (schemas/held.ts), permission `approval` (§2.6).
-  'held.list': { section: EXTENSION, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage },
-  'held.get': { section: EXTENSION, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail },
-  'held.approve': { section: EXTENSION, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome },
-  'held.reject': { section: EXTENSION, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome },
-  'held.discard': { section: EXTENSION, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome },
-  'held.bulk': { section: EXTENSION, method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome },
-
-  'caller.get': { section: EXTENSION, method: 'GET', path: '/caller/', query: NoQuery, response: Caller },
-} as const satisfies Record<string, Operation>;
-
-export type OperationName = keyof typeof OPERATIONS;
-
-/** Spec §4.8: `account_id` selects the account of a global key, on every endpoint. */
-export const ACCOUNT_ID_PARAM = 'account_id';
-
-/**
- * Fields the reference server adds beyond spec v2 to the objects some operations answer, saying
- * why. Read-only on administrators; the plan fields may also be written on accounts. The dashboard
- * feature-detects each (absent from an answer: the server does not offer it), and `EXTENSIONS=off`
- * leaves them out of answers and refuses them in bodies.
+ * Fields the reference server adds beyond spec v2 to the objects some operations answer (each
+ * operation names its own in `extensionFields`), saying why. Read-only on administrators; the plan
+ * fields may also be written on accounts. The dashboard feature-detects each (absent from an
+ * answer: the server does not offer it), and `EXTENSIONS=off` leaves them out of answers and
+ * refuses them in bodies.
  */
 export const EXTENSION_FIELDS = {
-  key_expiry: {
-    operations: ['users.list', 'users.get', 'users.create', 'users.update'],
-    extension:
-      "when an administrator's API keys stop working, so the administrators page can warn before they do",
-  },
-  max_contacts: {
-    operations: ['accounts.get', 'accounts.create', 'accounts.update'],
-    extension:
-      "the plan's maximum address-book size, which sets the hourly rate-limit allowance (spec §8 rule 2)",
-  },
-  ccid: {
-    operations: ['accounts.get', 'accounts.create', 'accounts.update'],
-    extension: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
-  },
-  contacts_count: {
-    operations: ['lists.list', 'lists.get', 'lists.update'],
-    extension:
-      "a list's number of members, answered instead of their ids when asked (`contacts=count`, LIST_QUERY_EXTENSIONS)",
-  },
-} as const satisfies Record<string, { operations: readonly OperationName[]; extension: string }>;
+  key_expiry:
+    "when an administrator's API keys stop working, so the administrators page can warn before they do",
+  max_contacts:
+    "the plan's maximum address-book size, which sets the hourly rate-limit allowance (spec §8 rule 2)",
+  ccid: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
+  contacts_count:
+    "a list's number of members, answered instead of their ids when asked (`contacts=count`, LIST_QUERY_EXTENSIONS)",
+} as const;
 
 export type ExtensionField = keyof typeof EXTENSION_FIELDS;
 
 /**
- * Query parameters the reference server takes beyond spec §4 (the reasons: CONTACT_QUERY_EXTENSIONS,
- * LIST_QUERY_EXTENSIONS). With EXTENSIONS=off they are unknown parameters like any other, refused
- * with 400.
+ * One operation: in a section of spec §4.1–4.7, or an `extension` the reference server adds beyond
+ * spec v2, with the reason it exists. The dashboard feature-detects an extension: a server without
+ * it answers 404 and the feature does without; `EXTENSIONS=off` leaves it out (http/spec-only.ts).
+ * A spec operation may carry extension fields in its answers (`extensionFields`) and take extension
+ * query parameters (`extensionQuery`), which `EXTENSIONS=off` hides too.
  */
-export const EXTENSION_QUERY_PARAMS: Partial<Record<OperationName, readonly string[]>> = {
-  'contacts.list': ['list'],
-  'lists.list': ['contacts'],
-  'lists.get': ['contacts'],
-  'lists.update': ['contacts'],
-};
+export type Operation = OperationCall &
+  RouteRule & {
+    readonly extensionFields?: readonly ExtensionField[];
+    readonly extensionQuery?: readonly ExtensionQueryParam[];
+  } & (
+    | { readonly section: `4.${1 | 2 | 3 | 4 | 5 | 6 | 7}`; readonly extension?: never }
+    | { readonly extension: string; readonly section?: never }
+  );
+
+const contactReaders = ['contact', 'membership'] as const;
+const listReaders = ['list', 'list_settings', 'membership', 'contact', 'messages', 'approval'] as const;
+/** The held queue is the moderator's, spec §2.6 `approval`. */
+const moderators = ['approval'] as const;
+/** Whoever may read a message may see its images and delete it. */
+const messageReaders = ['messages', 'approval'] as const;
+const superadmin = ['superadmin'] as const;
+const accountManagers = ['account'] as const;
+const administratorFields = ['key_expiry'] as const;
+const planFields = ['max_contacts', 'ccid'] as const;
+
+const HELD_QUEUE =
+  'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
+
+/** Keyed `resource.action`. */
+export const OPERATIONS = {
+  'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact, anyOf: contactReaders },
+  'contacts.list': { section: '4.1', method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage, anyOf: contactReaders, extensionQuery: ['list'] },
+  'contacts.create': { section: '4.1', method: 'POST', path: '/contacts/', body: ContactCreate, response: Contact, anyOf: ['contact'] },
+  'contacts.update': { section: '4.1', method: 'PUT', path: '/contacts/:id/', body: ContactUpdate, response: Contact, anyOf: ['contact'] },
+  'contacts.delete': { section: '4.1', method: 'DELETE', path: '/contacts/:id/', response: SuccessBody, anyOf: ['contact'] },
+
+  'emails.get': { section: '4.2', method: 'GET', path: '/emails/:id/', query: NoQuery, response: Email, anyOf: contactReaders },
+  'emails.create': { section: '4.2', method: 'POST', path: '/emails/', body: EmailCreate, response: Email, anyOf: ['contact'] },
+  'emails.update': { section: '4.2', method: 'PUT', path: '/emails/:id/', body: EmailUpdate, response: Email, anyOf: ['contact'] },
+  'emails.delete': { section: '4.2', method: 'DELETE', path: '/emails/:id/', response: SuccessBody, anyOf: ['contact'] },
+
+  'membership.get': { section: '4.3', method: 'GET', path: '/membership/:id/', query: NoQuery, response: Membership, anyOf: contactReaders },
+  'membership.create': { section: '4.3', method: 'POST', path: '/membership/', body: MembershipCreate, response: Membership, anyOf: ['membership', 'contact'] },
+  'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership, anyOf: ['membership', 'contact'] },
+  'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody, anyOf: ['membership', 'contact'] },
+
+  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true, anyOf: listReaders, extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
+  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List, anyOf: listReaders, extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
+  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List, anyOf: ['list'] },
+  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List, anyOf: ['list', 'list_settings'], extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
+  'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody, anyOf: ['list'] },
+
+  'messages.list': { section: '4.5', method: 'GET', path: '/messages/', query: MessageQuery, response: MessagePage, anyOf: messageReaders },
+  'messages.get': { section: '4.5', method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message, anyOf: messageReaders },
+  'messages.send': { section: '4.5', method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody, anyOf: ['messages'] },
+  'messages.delete': { section: '4.5', method: 'DELETE', path: '/messages/:id/', response: SuccessBody, anyOf: messageReaders },
+  'messages.image': {
+    extension:
+      'a remote image the message HTML references, fetched by the server and answered as a data: URL ({url, data_url}), so "show images" works without relaxing the CSP (SECURITY.md 13, 24); http(s), raster types, size and time capped',
+    method: 'GET', path: '/messages/:id/images/', query: MessageImageQuery, response: MessageImage, anyOf: messageReaders,
+  },
+
+  'users.list': { section: '4.6', method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true, anyOf: superadmin, extensionFields: administratorFields },
+  'users.get': { section: '4.6', method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator, anyOf: superadmin, extensionFields: administratorFields },
+  'users.create': { section: '4.6', method: 'POST', path: '/users/', body: AdministratorCreate, response: Administrator, anyOf: superadmin, extensionFields: administratorFields },
+  'users.update': { section: '4.6', method: 'PUT', path: '/users/:id/', body: AdministratorUpdate, response: Administrator, anyOf: superadmin, extensionFields: administratorFields },
+  'users.retrieveKey': { section: '4.6', method: 'PUT', path: '/users/:id/', body: AdministratorUpdate, response: RetrievedKey, anyOf: superadmin },
+  'users.delete': { section: '4.6', method: 'DELETE', path: '/users/:id/', response: SuccessBody, anyOf: superadmin },
+
+  'accounts.list': { section: '4.7', method: 'GET', path: '/accounts/', query: AccountQuery, response: AccountCollection, collection: true, anyOf: accountManagers, global: true },
+  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody, anyOf: accountManagers, global: true },
+
+  'held.list': { extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage, anyOf: moderators },
+  'held.get': { extension: HELD_QUEUE, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail, anyOf: moderators },
+  'held.approve': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome, anyOf: moderators },
+  'held.reject': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome, anyOf: moderators },
+  'held.discard': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome, anyOf: moderators },
+  'held.bulk': { extension: HELD_QUEUE, method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome, anyOf: moderators },
+
+  'caller.get': {
+    extension:
+      'the address the server checks a cidr restriction against (§2.6), so the dashboard can warn before a cidr shuts out the administrator typing it; and the administrator entry behind the key or token with its account (spec v2 has no "who am I"), so the dashboard shows each person only what their permissions allow',
+    method: 'GET', path: '/caller/', query: NoQuery, response: Caller,
+    // About the caller alone: any permission at all reads it (a key with none can do nothing to show).
+    anyOf: PERMISSIONS,
+  },
+} as const satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+/** Whether the reference server adds the operation beyond spec v2 (its `extension` says why). */
+export function isExtension(name: OperationName): boolean {
+  return 'extension' in OPERATIONS[name];
+}
 
 /** The extension fields of one operation's objects (none for most). */
-export function extensionFieldsOf(name: OperationName): ExtensionField[] {
-  return (Object.keys(EXTENSION_FIELDS) as ExtensionField[]).filter((field) =>
-    (EXTENSION_FIELDS[field].operations as readonly OperationName[]).includes(name),
-  );
+export function extensionFieldsOf(name: OperationName): readonly ExtensionField[] {
+  const operation: Operation = OPERATIONS[name];
+  return operation.extensionFields ?? [];
+}
+
+/** The extension query parameters one operation takes (none for most). */
+export function extensionQueryOf(name: OperationName): readonly ExtensionQueryParam[] {
+  const operation: Operation = OPERATIONS[name];
+  return operation.extensionQuery ?? [];
 }

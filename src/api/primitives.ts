@@ -111,6 +111,9 @@ export function flag() {
 export const SuccessBody = z.object({ success: z.literal(1) });
 export type SuccessBody = z.infer<typeof SuccessBody>;
 
+/** The query of an operation that takes no parameters (spec §4): any parameter sent is refused. */
+export const NoQuery = z.strictObject({});
+
 /** Spec §7: every error body. */
 export const ErrorBody = z.object({ is_error: z.literal(true), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { pickSingle } from '../api/client.ts';
-import { ACCOUNT_ID_PARAM } from '../api/operations.ts';
+import { ACCOUNT_ID_PARAM } from '../api/constants.ts';
 import { MessageImageQuery } from '../api/schemas/message.ts';
 import { API_ROOT, type UpstreamAnswer } from './proxy.ts';
 import { fetchMessageImage, RemoteImageError, type RemoteImageOptions } from './remote-image.ts';

@@ -32,7 +32,9 @@ import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limite
 import { issuerOf } from './oauth/metadata.ts';
 import { registerPublicRoutes } from './public/routes.ts';
 import { registerRoutes } from './routes/register-routes.ts';
-import { startDocumentRenderer } from './services/contact-documents.service.ts';
+import { unitOfWork } from './db/unit-of-work.ts';
+import { startDocumentRenderer } from './services/background-document-renderer.ts';
+import { storeChangedContactDocuments } from './services/contact-document-store.ts';
 
 export { BODY_LIMIT };
 
@@ -75,6 +77,7 @@ export async function buildApp({
 
   const deps: AppDeps = {
     db: database.db,
+    unitOfWork: unitOfWork(database.db, storeChangedContactDocuments),
     dialect: database.dialect,
     config,
     validateResponses,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Contact } from '../api/schemas/contact.ts';
-import { DOCUMENT_BATCH, renderMissingDocumentsWithin } from './services/contact-documents.service.ts';
+import { DOCUMENT_BATCH, renderMissingDocumentsWithin } from './services/background-document-renderer.ts';
 import {
   addField,
   addList,

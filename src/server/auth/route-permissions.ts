@@ -1,5 +1,6 @@
-/** The permissions of each operation live in the contract, shared with the dashboard. */
-export {
-  OPERATION_PERMISSIONS as ROUTE_PERMISSIONS,
-  type RouteRule,
-} from '../../api/operation-permissions.ts';
+import { OPERATIONS, type OperationName, type RouteRule } from '../../api/operations.ts';
+
+export type { RouteRule };
+
+/** The permissions of each operation: its entry's `anyOf` and `global` in the contract. */
+export const ROUTE_PERMISSIONS: Readonly<Record<OperationName, RouteRule>> = OPERATIONS;

@@ -6,7 +6,7 @@ import type { Permission, Notification } from '../../api/constants.ts';
 import { hashPassword } from '../auth/keys.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { renderAllMissingDocumentsWithin } from '../services/contact-documents.service.ts';
+import { renderAllMissingDocumentsWithin } from '../services/background-document-renderer.ts';
 import { HttpError } from '../http/http-error.ts';
 import { ACCOUNT_DEFAULTS, type AccountSettings } from '../repositories/accounts.mapper.ts';
 import {

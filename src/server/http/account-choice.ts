@@ -1,9 +1,32 @@
-import { ACCOUNT_ID_PARAM, type OperationName } from '../../api/operations.ts';
+import { ACCOUNT_ID_PARAM } from '../../api/constants.ts';
+import { takeField, type BodySource } from '../../api/form-encoding.ts';
+import type { OperationName } from '../../api/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { MaybePromise } from '../lib/maybe-promise.ts';
 import { findAccountById, type AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
 import { HttpError, badRequest, forbidden } from './http-error.ts';
+import { queryStringOf } from './url-parts.ts';
+
+/**
+ * Spec §4.8: `account_id` comes in the query; clients that send every field in the body send it
+ * there too. Taken out of both before their own fields are read, as it chooses the account:
+ * answers it, the query's other parameters (null: none) and the body's other fields.
+ */
+export function takeAccountId(
+  url: string,
+  sent: BodySource | null,
+): { accountId: string | null; query: URLSearchParams | null; body: BodySource | null } {
+  const queryString = queryStringOf(url);
+  const search = queryString === '' ? null : new URLSearchParams(queryString);
+  const fromBody = sent ? takeField(sent, ACCOUNT_ID_PARAM) : null;
+  const accountId = requestedAccountId([
+    ...(search?.getAll(ACCOUNT_ID_PARAM) ?? []),
+    ...(fromBody?.values ?? []),
+  ]);
+  search?.delete(ACCOUNT_ID_PARAM);
+  return { accountId, query: search?.size ? search : null, body: fromBody?.rest ?? null };
+}
 
 /**
  * Spec §4.8's `account_id`, from the query and the body: one account, however often it is named

@@ -3,12 +3,15 @@ import type { AuthCache } from '../auth/auth-cache.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DialectName } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
 /** What every route needs, built once in app.ts and handed down explicitly (no decorators). */
 export interface AppDeps {
   db: Kysely<Database>;
+  /** A write's transaction, which stores the documents of the contacts it changed (db/unit-of-work.ts). */
+  unitOfWork: UnitOfWork;
   dialect: DialectName;
   config: ServerConfig;
   rateLimiter: RateLimiter;

@@ -4,8 +4,8 @@ import type { Scope } from '../oauth/scopes.ts';
 import { forbidden } from './http-error.ts';
 
 /**
- * Spec §2.6: the key holds one of the operation's permissions (`rule`, from the contract's
- * src/api/operation-permissions.ts); spec §5.2: an access token was also granted the operation's
+ * Spec §2.6: the key holds one of the operation's permissions (`rule`: `anyOf` and `global` of its
+ * entry in src/api/operations.ts); spec §5.2: an access token was also granted the operation's
  * scope (`scope` in http/operation-policy.ts). Both are looked up once, when the route is
  * registered. 403 names what is missing.
  */

@@ -1,36 +1,37 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { takeField, type BodySource } from '../../api/form-encoding.ts';
+import type { FastifyInstance } from 'fastify';
 import {
-  ACCOUNT_ID_PARAM,
-  EXTENSION,
   OPERATIONS,
-  EXTENSION_QUERY_PARAMS,
   extensionFieldsOf,
+  extensionQueryOf,
+  isExtension,
+  type Operation,
   type OperationName,
 } from '../../api/operations.ts';
+import { NoQuery } from '../../api/primitives.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { callerAddress } from '../auth/caller-address.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
-import type { Database } from '../db/schema.ts';
 import { payerOf, setRateHeaders } from '../rate-limit/charge.ts';
-import { requestedAccountId, resolveAccount } from './account-choice.ts';
+import { resolveAccount, takeAccountId } from './account-choice.ts';
 import { assertWithinContract, sendAnswer } from './answer.ts';
 import type { AppDeps } from './app-deps.ts';
 import { assertAllowed } from './authorize.ts';
-import { writeTransaction } from '../services/contact-documents.service.ts';
-import { runCharged, type CostMeter } from './charged-run.ts';
-import { NO_FIELDS, bodyOf, bodyParser, formParser } from './field-parsers.ts';
-import { HttpError } from './http-error.ts';
+import { runCharged } from './charged-run.ts';
+import { bodyOf, formParser } from './field-parsers.ts';
 import { IGNORED_FIELDS_HEADER, ignoredFieldsHeader } from './ignored-fields.ts';
-import { JsonText } from './json-text.ts';
-import { OPERATION_POLICY, type OperationPolicy } from './operation-policy.ts';
+import type { JsonText } from './json-text.ts';
 import { readMultipart } from './multipart-body.ts';
-import type { HandlerResult, ParamsOf, RouteContext, RouteHandler } from './route-context.ts';
+import { OPERATION_POLICY, type OperationPolicy } from './operation-policy.ts';
+import {
+  paramsOf,
+  type HandlerResult,
+  type RouteContext,
+  type RouteHandler,
+} from './route-context.ts';
 import { API_HEADERS } from './security-headers.ts';
-import { fieldsSent, querySchemaWithout, withoutFields, withoutSentFields } from './spec-only.ts';
+import { answerWithout, bodyParserWithout, querySchemaWithout } from './spec-only.ts';
 import { refuseTokenInUrl } from './token-in-url.ts';
-import { queryStringOf } from './url-parts.ts';
+import { transactionFor } from './transaction-choice.ts';
 
 export type { ResponseOf, RouteContext, RouteHandler } from './route-context.ts';
 export { IGNORED_FIELDS_HEADER } from './ignored-fields.ts';
@@ -43,14 +44,15 @@ declare module 'fastify' {
 }
 
 /**
- * Registers one operation of spec §4 from the contract's table (src/api/operations.ts), its
- * permissions (src/api/operation-permissions.ts) and what the server alone needs to know of it
- * (http/operation-policy.ts), each entry looked up here once. Each step is a module of its own:
- * authenticate (§5.1, auth/authenticate.ts), choose the account (§4.8, account-choice.ts), check
- * the permission and scope (§2.6, §5.2, authorize.ts), decode the query and body (§1,
- * field-parsers.ts), charge the rate limit before the work (§8, charged-run.ts), run the handler
- * (in a transaction for writes) and answer JSON (answer.ts). The steps run in this one handler,
- * not as Fastify hooks: a hook costs every request it runs on (app.ts).
+ * Registers one operation of spec §4 from its entry in the contract (src/api/operations.ts: method,
+ * path, schemas, permissions, extension marks) and what the server alone needs to know of it
+ * (http/operation-policy.ts), each entry looked up here once, when what can be is worked out. The
+ * handler is the list of the request's steps, each a module of its own: authenticate (§5.1),
+ * choose the account (§4.8), check the permission and scope (§2.6, §5.2), decode the query and the
+ * body (§1), charge the rate limit before the work (§8) and run it where it belongs (a write in its
+ * unit of work), leave out what EXTENSIONS=off hides, answer JSON. The steps run in this one
+ * handler, not as Fastify hooks: a hook costs every request it runs on (app.ts); and what is in
+ * memory is answered without an await (lib/maybe-promise.ts).
  */
 export function defineRoute<K extends OperationName>(
   app: FastifyInstance,
@@ -58,33 +60,26 @@ export function defineRoute<K extends OperationName>(
   name: K,
   handler: RouteHandler<K>,
 ): void {
-  const operation = OPERATIONS[name];
-  // EXTENSIONS=off (http/spec-only.ts): an extension operation is not there, so it answers 404.
-  if (operation.section === EXTENSION && !deps.config.extensions) return;
-  // …and an extension field is neither answered nor accepted.
-  const hiddenFields = deps.config.extensions ? [] : extensionFieldsOf(name);
-  const rule = ROUTE_PERMISSIONS[name];
-  const policy: OperationPolicy = OPERATION_POLICY[name];
-  const global = Boolean(rule.global);
-  const isWrite = operation.method !== 'GET';
-  const querySchema = 'query' in operation ? operation.query : NO_FIELDS;
-  // With EXTENSIONS=off an extension query parameter is unknown, so refused (http/spec-only.ts).
+  const operation: Operation = OPERATIONS[name];
+  const { extensions } = deps.config;
+  // EXTENSIONS=off (http/spec-only.ts): an extension operation is not there, so it answers 404; an
+  // extension query parameter is unknown, so refused; an extension field is neither answered nor
+  // accepted.
+  if (isExtension(name) && !extensions) return;
+  const hiddenFields = extensions ? [] : extensionFieldsOf(name);
   const parseQuery = formParser(
-    deps.config.extensions
-      ? querySchema
-      : (querySchemaWithout(querySchema, EXTENSION_QUERY_PARAMS[name]) as typeof querySchema),
+    querySchemaWithout(operation.query ?? NoQuery, extensions ? [] : extensionQueryOf(name)),
   );
-  const parseBodyFields = bodyParser('body' in operation ? operation.body : NO_FIELDS);
-
-  /** Spec §4: GET and DELETE take no body; fields sent to them are ignored, as unknown ones are. */
-  const decodeBody = (source: BodySource | null) => {
-    // With EXTENSIONS=off an extension field is unknown too (http/spec-only.ts).
-    const hiddenSent = fieldsSent(source, hiddenFields);
-    const decoded = parseBodyFields(
-      hiddenSent.length > 0 ? withoutSentFields(source, hiddenSent) : source,
-    );
-    return { body: decoded.body, ignored: [...hiddenSent, ...decoded.ignored] };
-  };
+  // Spec §4: GET and DELETE take no body; fields sent to them are ignored, as unknown ones are.
+  const parseBody = bodyParserWithout(operation.body ?? NoQuery, hiddenFields);
+  const hideFields = answerWithout(hiddenFields);
+  const rule = ROUTE_PERMISSIONS[name];
+  const global = Boolean(rule.global);
+  const policy: OperationPolicy = OPERATION_POLICY[name];
+  const isWrite = operation.method !== 'GET';
+  const runWork = transactionFor(deps, policy, isWrite);
+  const hasQuery = operation.query !== undefined;
+  const hasBody = operation.body !== undefined;
 
   app.route({
     method: operation.method,
@@ -93,7 +88,6 @@ export function defineRoute<K extends OperationName>(
     config: { operation: name },
     handler: async (request, reply) => {
       refuseTokenInUrl(request.url);
-      // What is in memory answers at once; only a miss is awaited (lib/maybe-promise.ts).
       const authenticated = authenticate(
         deps.db,
         deps.authCache,
@@ -103,76 +97,41 @@ export function defineRoute<K extends OperationName>(
       );
       const { principal, scopes } =
         authenticated instanceof Promise ? await authenticated : authenticated;
-      const queryString = queryStringOf(request.url);
-      const search = queryString === '' ? null : new URLSearchParams(queryString);
-      // Spec §4.8: `account_id` comes in the query; clients that send every field in the body
-      // send it there too. Read before the body's own fields, as it chooses the account.
       const sent = request.isMultipart() ? await readMultipart(request) : bodyOf(request);
-      const fromBody = sent ? takeField(sent, ACCOUNT_ID_PARAM) : null;
-      const accountId = requestedAccountId([
-        ...(search?.getAll(ACCOUNT_ID_PARAM) ?? []),
-        ...(fromBody?.values ?? []),
-      ]);
-      search?.delete(ACCOUNT_ID_PARAM);
+      const { accountId, query: search, body: fields } = takeAccountId(request.url, sent);
       const resolved = resolveAccount(deps, principal, name, accountId, global);
       const account = resolved instanceof Promise ? await resolved : resolved;
       assertAllowed(principal, scopes, rule, policy.scope);
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
-      const query = parseQuery(search?.size ? search : null);
-      const { body, ignored } = decodeBody(fromBody?.rest ?? null);
+      const query = parseQuery(search);
+      const { body, ignored } = parseBody(fields);
       // Named on an error answer too (headers set here survive the error handler).
       if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-      const params = paramsOf<K>(request);
-      const now = deps.clock.now();
-      const context = (db: Kysely<Database>, meter: CostMeter) =>
-        ({
-          db,
-          deps,
-          principal,
-          account,
-          params,
-          query: 'query' in operation ? query : undefined,
-          body: 'body' in operation ? body : undefined,
-          ignored,
-          request,
-          now,
-          meter,
-        }) as RouteContext<K>;
-
+      const parts = {
+        deps,
+        principal,
+        account,
+        params: paramsOf<K>(request),
+        query: hasQuery ? query : undefined,
+        body: hasBody ? body : undefined,
+        ignored,
+        request,
+        now: deps.clock.now(),
+      };
       const payer = payerOf(deps, account);
       const run = await runCharged<HandlerResult<K> | JsonText>(
         deps,
         payer,
         policy,
         isWrite,
-        async (meter) => {
-          // The unit of work stores the documents of the contacts a write changed.
-          const answered =
-            isWrite && policy.transaction === 'one'
-              ? await writeTransaction(deps.db, (trx) => handler(context(trx, meter)))
-              : await handler(context(deps.db, meter));
-          // Committed: the next request, in this process, sees a revoked key or a changed account.
-          if (isWrite && policy.emptiesAuthCache) deps.authCache.forget();
-          return answered;
-        },
+        (meter) => runWork((db) => handler({ ...parts, db, meter } as RouteContext<K>)),
       );
-      let result = run.result;
-      if (hiddenFields.length > 0 && !(result instanceof JsonText))
-        result = withoutFields(result, hiddenFields);
+      const result = hideFields(run.result);
       if (deps.validateResponses) assertWithinContract(name, result);
       reply.headers(API_HEADERS);
-      if (deps.config.extensions) setRateHeaders(reply, run.charge, payer.allowance);
+      if (extensions) setRateHeaders(reply, run.charge, payer.allowance);
       if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
       return sendAnswer(reply, policy.envelope, result);
     },
   });
-}
-
-/** The path's parameters, typed from the operation's path (route-context.ts). */
-function paramsOf<K extends OperationName>(request: FastifyRequest): ParamsOf<K> {
-  const params = request.params as Record<string, string>;
-  // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
-  if (Object.values(params).some((value) => value.includes('\0')))
-    throw new HttpError(404, 'Not found');
-  return params as ParamsOf<K>;
 }

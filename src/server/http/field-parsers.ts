@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import {
   JsonBody,
   parseBody,
@@ -9,9 +9,6 @@ import {
 } from '../../api/form-encoding.ts';
 import { HttpError, badRequest } from './http-error.ts';
 import { IGNORED_FIELDS_HEADER, ignoredFieldsHeader } from './ignored-fields.ts';
-
-/** What an operation without a query (or a body) accepts: nothing. */
-export const NO_FIELDS = z.strictObject({});
 
 /**
  * Decodes a form (null: none sent) or refuses it with 400. What no form decodes to is worked out

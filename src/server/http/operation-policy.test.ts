@@ -85,7 +85,7 @@ describe('the operation policy table', () => {
 
   // SECURITY.md 29: only what deletes a list's or an account's million rows runs in steps, and a
   // list update, whose member ids are counted before its transaction (SECURITY.md 30); every
-  // other write is one transaction (the unit of work of contact-documents.service.ts).
+  // other write is one transaction (the unit of work of db/unit-of-work.ts).
   it('runs every write in one transaction but the deletes of lists and accounts and list updates', () => {
     const inSteps = NAMES.filter((name) => OPERATION_POLICY[name].transaction === 'steps');
     expect(inSteps.sort()).toEqual(['accounts.delete', 'lists.delete', 'lists.update']);

@@ -2,11 +2,11 @@ import type { OperationName } from '../../api/operations.ts';
 import type { Scope } from '../oauth/scopes.ts';
 
 /**
- * What the server needs to know about one operation beyond the contract (src/api/operations.ts:
- * method, path, query, body, answer) and its permissions (src/api/operation-permissions.ts, which
- * the dashboard reads too). One entry per operation, checked by the compiler: a new operation
- * without an entry does not build, so none of these can be missed silently. define-route.ts reads
- * an operation's entry once, when it registers the route.
+ * What the server needs to know about one operation beyond its entry in the contract
+ * (src/api/operations.ts: method, path, schemas, permissions, extension marks). One entry per
+ * operation, keyed by the same name and checked by the compiler: a new operation without an entry
+ * does not build, so none of these can be missed silently. define-route.ts reads an operation's
+ * entry once, when it registers the route.
  */
 export interface OperationPolicy {
   /**
@@ -41,7 +41,7 @@ export interface OperationPolicy {
   readonly emptiesAuthCache: boolean;
   /**
    * `one`: a write runs in one transaction the route opens (the unit of work of
-   * contact-documents.service.ts). `steps`: the handler opens its own, around work that may touch
+   * db/unit-of-work.ts). `steps`: the handler opens its own, around work that may touch
    * a million rows: a delete of a list or an account, a chunk at a time and then the object in a
    * short transaction (repositories/chunked-deletes.repository.ts, SECURITY.md 29); a list update,
    * whose answer's member ids are counted before it and read after it (lists.service.ts).

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
 import type { CostMeter } from './charged-run.ts';
+import { HttpError } from './http-error.ts';
 import type { JsonText } from './json-text.ts';
 
 type Ops = typeof OPERATIONS;
@@ -24,6 +25,15 @@ type ParamsOfPath<P extends string> = P extends `${string}:${infer Name}/${infer
     : Record<never, string>;
 type Flat<T> = { [Key in keyof T]: T[Key] };
 export type ParamsOf<K extends OperationName> = Flat<ParamsOfPath<Ops[K]['path']>>;
+
+/** The path's parameters, typed from the operation's path. */
+export function paramsOf<K extends OperationName>(request: FastifyRequest): ParamsOf<K> {
+  const params = request.params as Record<string, string>;
+  // No object has an identifier with U+0000 (PostgreSQL text cannot even hold one).
+  if (Object.values(params).some((value) => value.includes('\0')))
+    throw new HttpError(404, 'Not found');
+  return params as ParamsOf<K>;
+}
 export type ResponseOf<K extends OperationName> = z.input<Ops[K]['response']>;
 
 export interface RouteContext<K extends OperationName> {

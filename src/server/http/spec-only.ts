@@ -1,15 +1,18 @@
 import * as z from 'zod/mini';
 import { JsonBody, type BodySource } from '../../api/form-encoding.ts';
+import { bodyParser } from './field-parsers.ts';
+import { JsonText } from './json-text.ts';
 
 /**
  * `EXTENSIONS=off` (issue 15): the reference server offers exactly spec v2. Each extension checks
  * the flag where it is registered or emitted:
  * - operations marked `extension` in src/api/operations.ts are not registered (define-route.ts),
  *   so they answer the spec's 404;
- * - the query parameters of EXTENSION_QUERY_PARAMS are unknown ones: refused with 400, as spec §4
- *   lists the only parameters there are (querySchemaWithout below);
- * - the fields of EXTENSION_FIELDS (operations.ts) are left out of answers and, in bodies, treated
- *   as unknown fields are: ignored and named in X-Ignored-Fields (define-route.ts, helpers below);
+ * - the query parameters an operation marks `extensionQuery` are unknown ones: refused with 400,
+ *   as spec §4 lists the only parameters there are (querySchemaWithout below);
+ * - the fields an operation marks `extensionFields` (reasons: EXTENSION_FIELDS) are left out of
+ *   answers and, in bodies, treated as unknown fields are: ignored and named in X-Ignored-Fields
+ *   (define-route.ts, helpers below);
  * - no `X-RateLimit-*` headers; a 429 keeps `Retry-After`, standard HTTP (define-route.ts);
  * - no CORS, no `/config.json`, no RFC 8414 metadata, no sign-out with an access token, and
  *   OAuth clients are confidential only (routes/oauth.routes.ts, cli.ts).
@@ -23,6 +26,33 @@ export function querySchemaWithout(
   if (params.length === 0 || !(schema instanceof z.ZodMiniObject)) return schema;
   const mask: Record<string, true> = Object.fromEntries(params.map((param) => [param, true]));
   return z.omit(schema, mask as never);
+}
+
+/**
+ * A body parser (field-parsers.ts) to which the given fields are unknown ones: left out, and named
+ * first among the ignored. The plain parser when there are none.
+ */
+export function bodyParserWithout<S extends z.ZodMiniType>(
+  schema: S,
+  fields: readonly string[],
+): ReturnType<typeof bodyParser<S>> {
+  const parse = bodyParser(schema);
+  if (fields.length === 0) return parse;
+  return (source) => {
+    const sent = fieldsSent(source, fields);
+    const decoded = parse(sent.length > 0 ? withoutSentFields(source, sent) : source);
+    return { body: decoded.body, ignored: [...sent, ...decoded.ignored] };
+  };
+}
+
+/**
+ * Leaves the given fields out of a handler's answers; nothing to do when there are none. A stored
+ * JSON text carries none: contact documents have no extension field, and `contacts_count` is only
+ * answered when asked for, which EXTENSIONS=off refuses.
+ */
+export function answerWithout(fields: readonly string[]): <T>(result: T) => T {
+  if (fields.length === 0) return (result) => result;
+  return (result) => (result instanceof JsonText ? result : withoutFields(result, fields));
 }
 
 /** An answer without the given fields: an object, or each object of an array. */

@@ -4,8 +4,8 @@ import type { Database } from '../db/schema.ts';
 /**
  * The contacts each open write transaction has changed, by transaction. The repositories that write
  * a contact's rows (its own, addresses, memberships, custom values) note the contact here; the
- * unit of work of services/contact-documents.service.ts opens the set and, before commit, stores the
- * documents of the contacts in it (migration 0500). A write outside such a transaction notes
+ * unit of work (db/unit-of-work.ts) opens the set and, before commit, stores the documents of the
+ * contacts in it (services/contact-document-store.ts, migration 0500). A write outside such a transaction notes
  * nothing: the triggers null the documents and the background renderer brings them back.
  */
 const changedIn = new WeakMap<Kysely<Database>, Set<number>>();

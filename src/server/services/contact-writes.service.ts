@@ -35,7 +35,7 @@ import { translateUniqueViolation } from './write-conflict.ts';
 /*
  * The contact writes of spec §4.1: create, update (emails and lists included), delete. Each runs in
  * the request's write transaction, whose unit of work stores the changed contact's document
- * (contact-documents.service.ts).
+ * (db/unit-of-work.ts, contact-document-store.ts).
  */
 
 /** A contact this request has just written, read back with its children. */

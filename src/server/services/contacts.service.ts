@@ -30,7 +30,7 @@ import {
 } from '../repositories/custom-fields.repository.ts';
 import { emailKey } from '../repositories/emails.repository.ts';
 import { findListsByNames } from '../repositories/memberships.repository.ts';
-import { documentsPage, storedContactDocument } from './contact-documents.service.ts';
+import { documentsPage, storedContactDocument } from './contact-document-read.ts';
 import { partsOf, present, seesEverything, viewFor } from './contact-view.ts';
 import { isFieldVisible } from './custom-field-keys.ts';
 import { searchTerms } from './search-terms.ts';
@@ -38,7 +38,7 @@ import { searchTerms } from './search-terms.ts';
 /*
  * The contact reads of spec §4.1: one contact, and pages of them (filtered, searched). Writes are
  * in contact-writes.service.ts; the stored documents a caller who sees everything is answered
- * from, in contact-documents.service.ts.
+ * from, in contact-document-read.ts.
  */
 
 export async function getContact(

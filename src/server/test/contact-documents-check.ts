@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { findAccountById } from '../repositories/accounts.repository.ts';
-import { renderContactDocuments } from '../services/contact-documents.service.ts';
+import { renderContactDocuments } from '../services/contact-document-render.ts';
 
 /**
  * The rule of migration 0500, checked on a whole database: every document a read would serve

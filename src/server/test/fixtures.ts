@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
+import { ACCOUNT_ID_PARAM } from '../../api/constants.ts';
+import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { ErrorBody } from '../../api/primitives.ts';
 import { Administrator } from '../../api/schemas/administrator.ts';
 import { Contact } from '../../api/schemas/contact.ts';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { ACCOUNT_ID_PARAM, OPERATIONS, type OperationName } from '../../api/operations.ts';
+import { ACCOUNT_ID_PARAM } from '../../api/constants.ts';
+import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import { shapeOf } from '../../api/test-support/zod-walk.ts';
 import { ROUTE_PERMISSIONS } from '../auth/route-permissions.ts';
 import {

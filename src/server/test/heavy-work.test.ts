@@ -4,7 +4,7 @@ import { dialectOf } from '../db/dialect.ts';
 import { readPoolOf } from '../db/heavy-reader.ts';
 import type { Database } from '../db/schema.ts';
 import { insertField } from '../repositories/custom-fields.repository.ts';
-import { renderMissingDocumentsWithin } from '../services/contact-documents.service.ts';
+import { renderMissingDocumentsWithin } from '../services/background-document-renderer.ts';
 import { DELETE_CHUNK } from '../repositories/chunked-deletes.repository.ts';
 import { MISSING_CCIDS_COUNTED } from '../services/accounts.service.ts';
 import { expectSuccess, urlOf } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import { fetchAnswer } from '../../../../api/client.ts';
 import { ApiContractError } from '../../../../api/errors.ts';
 import { GATEWAY_PATHS } from '../../../../api/gateway.ts';
-import { ACCOUNT_ID_PARAM } from '../../../../api/operations.ts';
+import { ACCOUNT_ID_PARAM } from '../../../../api/constants.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import { MessageImage } from '../../../../api/schemas/message.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
