@@ -316,7 +316,7 @@ describeEachDialect('members join and leave on their own (issue 25)', (dialect) 
 
   describe('leaving', () => {
     it('by RFC 8058 one-click: Gmail’s exact POST leaves at once with a 200 and no redirect, and the next post skips them', async () => {
-      const list = await createList('weekly');
+      await createList('weekly');
       await addMember('keen@example.org', ['weekly']);
       await addMember('leaver@example.org', ['weekly']);
       const copies = await post('weekly', 'First issue');

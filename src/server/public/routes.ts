@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactElement } from 'react';
 import type { AppDeps } from '../http/app-deps.ts';
 import { HttpError } from '../http/http-error.ts';
-import { writeTransaction } from '../services/contact-documents.service.ts';
 import { memberOfLink } from '../members/link-check.ts';
 import { memberLinks, PUBLIC_PREFIX } from '../members/links.ts';
 import { findPublicList, hasPublicPage, type PublicList } from '../members/public-list.ts';
@@ -88,7 +87,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
           return page(200, { form, value, notice: mailedNotice(form) });
         if (!(await takeClientRequest(db, request.ip, ctx.now)))
           return send(reply, 429, tooManyPage(list), { 'retry-after': '3600' });
-        const outcome = await writeTransaction(db, (trx) => {
+        const outcome = await deps.unitOfWork((trx) => {
           const inTrx = { ...ctx, db: trx };
           if (form === 'join') return askToJoin(inTrx, list, value, 'web');
           if (form === 'leave') return askToLeave(inTrx, list, value, 'web');
@@ -116,7 +115,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       await readPublicForm(request, []);
       const { token } = request.params as { token: string };
       const ctx = await context();
-      const outcome = await writeTransaction(db, (trx) =>
+      const outcome = await deps.unitOfWork((trx) =>
         confirmRequest({ ...ctx, db: trx }, list, token, 'confirmed on the web'),
       );
       return sendStep(reply, list, deps, outcome);
@@ -144,7 +143,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
         throw new HttpError(400, 'A one-click request says List-Unsubscribe=One-Click (RFC 8058)');
       const { token } = request.params as { token: string };
       const ctx = await context();
-      const outcome = await writeTransaction(db, async (trx) => {
+      const outcome = await deps.unitOfWork(async (trx) => {
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'unsubscribe', ctx.now);
         return member ? leaveByLink({ ...ctx, db: trx }, list, member, 'one-click') : null;
       });
@@ -174,7 +173,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
         throw new HttpError(400, `action: one of ${MEMBER_ACTIONS.join(', ')}`);
       const { token } = request.params as { token: string };
       const ctx = await context();
-      const done = await writeTransaction(db, async (trx) => {
+      const done = await deps.unitOfWork(async (trx) => {
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'member', ctx.now);
         return member ? applyMemberAction({ ...ctx, db: trx }, list, member, action) : null;
       });
