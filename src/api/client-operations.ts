@@ -11,6 +11,7 @@ import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, He
 import { List, ListCollection, ListCreate, ListQuery, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
 import { Message, MessageImage, MessageImageQuery, MessagePage, MessageQuery, MessageSend } from './schemas/message.ts';
+import { RequestBulk, RequestBulkOutcome, RequestOutcome, RequestPage, RequestQuery, RequestReject } from './schemas/request.ts';
 
 /** What the client sends and reads of each operation (api/client.ts), and nothing else of its entry. */
 export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
@@ -54,5 +55,10 @@ export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
   'held.reject': { method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome },
   'held.discard': { method: 'POST', path: '/held/:id/discard/', response: HeldOutcome },
   'held.bulk': { method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome },
+  'requests.list': { method: 'GET', path: '/requests/', query: RequestQuery, response: RequestPage },
+  'requests.approve': { method: 'POST', path: '/requests/:id/approve/', response: RequestOutcome },
+  'requests.reject': { method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome },
+  'requests.discard': { method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome },
+  'requests.bulk': { method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome },
   'caller.get': { method: 'GET', path: '/caller/', query: NoQuery, response: Caller },
 };

@@ -48,5 +48,10 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'held.reject': { anyOf: ['approval'] },
   'held.discard': { anyOf: ['approval'] },
   'held.bulk': { anyOf: ['approval'] },
+  'requests.list': { anyOf: ['membership'] },
+  'requests.approve': { anyOf: ['membership'] },
+  'requests.reject': { anyOf: ['membership'] },
+  'requests.discard': { anyOf: ['membership'] },
+  'requests.bulk': { anyOf: ['membership'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

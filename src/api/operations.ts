@@ -45,6 +45,7 @@ import {
 } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
 import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
+import { RequestBulk, RequestBulkOutcome, RequestOutcome, RequestPage, RequestQuery, RequestReject } from './schemas/request.ts';
 import {
   List,
   ListCollection,
@@ -126,6 +127,8 @@ const contactReaders = ['contact', 'membership'] as const;
 const listReaders = ['list', 'list_settings', 'membership', 'contact', 'messages', 'approval'] as const;
 /** The held queue is the moderator's, spec §2.6 `approval`. */
 const moderators = ['approval'] as const;
+/** Join and leave requests are the membership's, spec §2.6 `membership`. */
+const membershipModerators = ['membership'] as const;
 /** Whoever may read a message may see its images and delete it. */
 const messageReaders = ['messages', 'approval'] as const;
 const superadmin = ['superadmin'] as const;
@@ -135,6 +138,9 @@ const planFields = ['max_contacts', 'ccid'] as const;
 
 const HELD_QUEUE =
   'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
+
+const REQUEST_QUEUE =
+  'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
 
 /** Keyed `resource.action`. */
 export const OPERATIONS = {
@@ -189,6 +195,12 @@ export const OPERATIONS = {
   'held.reject': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome, anyOf: moderators },
   'held.discard': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome, anyOf: moderators },
   'held.bulk': { extension: HELD_QUEUE, method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome, anyOf: moderators },
+
+  'requests.list': { extension: REQUEST_QUEUE, method: 'GET', path: '/requests/', query: RequestQuery, response: RequestPage, anyOf: membershipModerators },
+  'requests.approve': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/approve/', response: RequestOutcome, anyOf: membershipModerators },
+  'requests.reject': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome, anyOf: membershipModerators },
+  'requests.discard': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome, anyOf: membershipModerators },
+  'requests.bulk': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome, anyOf: membershipModerators },
 
   'caller.get': {
     extension:

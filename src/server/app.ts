@@ -30,6 +30,7 @@ import { refuseTokenInUrl } from './http/token-in-url.ts';
 import { splitUrl } from './http/url-parts.ts';
 import { memoryRateLimiter, postgresRateLimiter } from './rate-limit/rate-limiter.ts';
 import { issuerOf } from './oauth/metadata.ts';
+import { linkKey } from './tokens/signed-link.ts';
 import { registerPublicRoutes } from './public/routes.ts';
 import { registerRoutes } from './routes/register-routes.ts';
 import { unitOfWork } from './db/unit-of-work.ts';
@@ -74,6 +75,9 @@ export async function buildApp({
 
   // The threads that run long reads (SQLite) start with the server rather than with a request.
   readPoolOf(database.db)?.warm();
+  // The key of the links in mail (issue 25) is read, or made, once here: never from within a
+  // request's write transaction, where SQLite's one writer would wait on itself.
+  await linkKey(database.db);
 
   const deps: AppDeps = {
     db: database.db,

@@ -6,9 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from './lib/clock.ts';
 import { OutboxWorker } from './mail/outbox.ts';
 import { SINK_FOLDER, sinkTransport } from './mail/transport.ts';
+import { RequestBulkOutcome, RequestOutcome, RequestPage } from '../api/schemas/request.ts';
 import { purgeMembers } from './members/housekeeping.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
 import { linkIn, mailsTo, publicClient } from './test/public-client.ts';
+import { insertWaitingRequest } from './test/request-fixtures.ts';
 import { testClock } from './test/test-clock.ts';
 
 const DOMAIN = 'lists.acme.example';
@@ -550,6 +552,119 @@ describeEachDialect('members join and leave on their own (issue 25)', (dialect) 
         expect(answer.body).toContain('We have mailed that address');
         expect(await mailsTo(server, form.email)).toEqual([]);
       }
+    });
+  });
+
+  describe('the moderators’ queue of requests (extension requests.*)', () => {
+    const queue = async (query: Record<string, unknown> = {}, key?: string) => {
+      const answer = await server.request('GET', '/api/2/requests/', { query, key });
+      expect(answer.status, answer.body).toBe(200);
+      return RequestPage.parse(answer.json);
+    };
+
+    it('lists what waits, oldest first, with counts per list and kind, and filters', async () => {
+      await createList('queue-a');
+      await createList('queue-b');
+      const first = await insertWaitingRequest(server.database.db, {
+        accountId: server.account.id,
+        list: 'queue-a',
+        address: 'first@example.org',
+        now: clock.now(),
+      });
+      await insertWaitingRequest(server.database.db, {
+        accountId: server.account.id,
+        list: 'queue-a',
+        address: 'second@example.org',
+        kind: 'leave',
+        now: clock.now(),
+      });
+      await insertWaitingRequest(server.database.db, {
+        accountId: server.account.id,
+        list: 'queue-b',
+        address: 'third@example.org',
+        now: clock.now(),
+      });
+      const all = await queue({ list: 'queue-a' });
+      expect(all.data.map((r) => [r.address, r.kind, r.list])).toEqual([
+        ['first@example.org', 'join', 'queue-a'],
+        ['second@example.org', 'leave', 'queue-a'],
+      ]);
+      expect(all.data[0]?.id).toBe(first);
+      expect(all.lists).toEqual(
+        expect.arrayContaining([
+          { list: 'queue-a', join: 1, leave: 1 },
+          { list: 'queue-b', join: 1, leave: 0 },
+        ]),
+      );
+      expect((await queue({ list: 'queue-a', kind: 'leave' })).data.map((r) => r.address)).toEqual([
+        'second@example.org',
+      ]);
+      expect((await server.request('GET', '/api/2/requests/', { query: { kind: 'stay' } })).status).toBe(400);
+    });
+
+    it('approve joins and tells the requester; reject tells them why; discard tells nobody; each once', async () => {
+      await createList('decided');
+      const approve = await insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'decided', address: 'yes@example.org', now: clock.now() });
+      const reject = await insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'decided', address: 'no@example.org', now: clock.now() });
+      const discard = await insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'decided', address: 'spam@example.org', now: clock.now() });
+      const approved = await server.request('POST', `/api/2/requests/${approve}/approve/`);
+      expect(approved.status, approved.body).toBe(200);
+      expect(RequestOutcome.parse(approved.json)).toEqual({ id: approve, action: 'approve', kind: 'join', address: 'yes@example.org' });
+      expect(await listsOf('yes@example.org')).toEqual(['decided']);
+      expect((await mailsTo(server, 'yes@example.org')).map((m) => m.subject)).toEqual([
+        `Your request to join decided@${DOMAIN} is approved`,
+      ]);
+      const rejected = await server.request('POST', `/api/2/requests/${reject}/reject/`, { form: { reason: 'Members of the club only.' } });
+      expect(rejected.status, rejected.body).toBe(200);
+      const [refusal] = await mailsTo(server, 'no@example.org');
+      expect(refusal?.body).toContain('Members of the club only.');
+      expect(await listsOf('no@example.org')).toEqual([]);
+      expect((await server.request('POST', `/api/2/requests/${discard}/discard/`)).status).toBe(200);
+      expect(await mailsTo(server, 'spam@example.org')).toEqual([]);
+      // Answered: gone from the queue, and a second answer finds nothing.
+      expect((await server.request('POST', `/api/2/requests/${approve}/approve/`)).status).toBe(404);
+      expect((await queue({ list: 'decided' })).count).toBe(0);
+    });
+
+    it('approves a leave: the membership ends', async () => {
+      await createList('exit-row');
+      await addMember('going@example.org', ['exit-row']);
+      const id = await insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'exit-row', address: 'going@example.org', kind: 'leave', now: clock.now() });
+      expect((await server.request('POST', `/api/2/requests/${id}/approve/`)).status).toBe(200);
+      expect(await listsOf('going@example.org')).toEqual([]);
+    });
+
+    it('acts in bulk, all or none', async () => {
+      await createList('bulk-queue');
+      const ids = await Promise.all(
+        ['b1', 'b2'].map((name) => insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'bulk-queue', address: `${name}@example.org`, now: clock.now() })),
+      );
+      const refused = await server.request('POST', '/api/2/requests/bulk/', { form: { action: 'approve', ids: [...ids, 999_999] } });
+      expect(refused.status).toBe(400);
+      expect((await queue({ list: 'bulk-queue' })).count).toBe(2);
+      const done = await server.request('POST', '/api/2/requests/bulk/', { form: { action: 'approve', ids } });
+      expect(done.status, done.body).toBe(200);
+      expect(RequestBulkOutcome.parse(done.json).results.map((r) => r.address)).toEqual(['b1@example.org', 'b2@example.org']);
+      expect(await listsOf('b2@example.org')).toEqual(['bulk-queue']);
+    });
+
+    it('a list-limited moderator sees and answers only their lists’ requests (spec §2.6 limit_lists)', async () => {
+      await createList('theirs');
+      await createList('not-theirs');
+      const mine = await insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'theirs', now: clock.now() });
+      const other = await insertWaitingRequest(server.database.db, { accountId: server.account.id, list: 'not-theirs', now: clock.now() });
+      const created = await server.request('POST', '/api/2/users/', {
+        form: { description: 'limited moderator', permissions: ['membership', 'limit_lists'], limit_lists: ['theirs'] },
+      });
+      expect(created.status, created.body).toBe(200);
+      const key = (await server.request('PUT', `/api/2/users/${(created.json as { id: number }).id}/`, { form: { get_key: true } })).json as { key: string };
+      const seen = await queue({}, key.key);
+      expect(seen.data.map((r) => r.list)).toEqual(['theirs']);
+      expect(seen.lists.map((l) => l.list)).toEqual(['theirs']);
+      expect((await server.request('POST', `/api/2/requests/${other}/approve/`, { key: key.key })).status).toBe(404);
+      expect((await server.request('POST', `/api/2/requests/${mine}/discard/`, { key: key.key })).status).toBe(200);
+      const withoutPermission = await server.createKey({ accountId: server.account.id, permissions: ['contact'] });
+      expect((await server.request('GET', '/api/2/requests/', { key: withoutPermission })).status).toBe(403);
     });
   });
 

@@ -30,7 +30,7 @@ const CHARGED_BEFORE = new Set(['messages.image']);
  */
 const MEMBER_IDS = new Set(['lists.list', 'lists.get', 'lists.update']);
 /** Resources whose writes left the auth cache alone (auth/auth-cache.ts's LEAVE_AUTH_ALONE). */
-const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages']);
+const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages', 'requests']);
 /** The scope area of each resource (auth/route-scopes.ts's ROUTE_SCOPES, README "Scopes"). */
 const SCOPE_AREA: Record<string, string | null> = {
   contacts: 'contacts',
@@ -39,6 +39,7 @@ const SCOPE_AREA: Record<string, string | null> = {
   lists: 'lists',
   messages: 'messages',
   held: 'messages',
+  requests: 'contacts',
   users: 'users',
   accounts: 'accounts',
   caller: null,

@@ -102,6 +102,13 @@ export const OPERATION_POLICY = {
   'held.discard': authWrite('messages:write'),
   'held.bulk': authWrite('messages:write'),
 
+  // Join and leave requests change memberships: the address book's scope, as spec §4.3's.
+  'requests.list': read('contacts:read'),
+  'requests.approve': write('contacts:write'),
+  'requests.reject': write('contacts:write'),
+  'requests.discard': write('contacts:write'),
+  'requests.bulk': write('contacts:write'),
+
   'users.list': { ...read('users:read'), envelope: 'data' },
   'users.get': read('users:read'),
   'users.create': authWrite('users:write'),

@@ -5,6 +5,7 @@ import { listAddressOf } from '../mail/list-address.ts';
 import { accountSettingsOf, type AccountSettings } from '../repositories/accounts.mapper.ts';
 import { settingsOf, type ListSettings } from '../repositories/lists.mapper.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
+import { findListForLinks } from '../repositories/member-directory.repository.ts';
 
 /** A list as its members meet it: by its address, with its settings and its account's. */
 export interface PublicList {
@@ -35,6 +36,26 @@ export async function findPublicList(
     name: found.name,
     address: listAddressOf(found.name, found.domain),
     domain: found.domain.toLowerCase(),
+    settings: settingsOf(found),
+    account: accountSettingsOf({ settings: found.account_settings }),
+    accountSettingsText: found.account_settings,
+  };
+}
+
+/** The list with this id, for the moderators' queue (its mails still come from its address). */
+export async function findPublicListById(
+  db: Kysely<Database>,
+  listId: number,
+): Promise<PublicList | undefined> {
+  const found = await findListForLinks(db, listId);
+  if (!found) return undefined;
+  const domain = (found.domain ?? '').toLowerCase();
+  return {
+    id: found.id,
+    accountId: found.account_id,
+    name: found.name,
+    address: listAddressOf(found.name, found.domain),
+    domain,
     settings: settingsOf(found),
     account: accountSettingsOf({ settings: found.account_settings }),
     accountSettingsText: found.account_settings,

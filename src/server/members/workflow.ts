@@ -223,17 +223,27 @@ export async function confirmRequest(
   return carryOut(ctx, list, request, how);
 }
 
-/**
- * The request's change, made: the member joins (and is welcomed when the account says so) or
- * leaves, the request ends, and the administrators who asked hear of it.
- */
+/** Ends the request and makes its change; another process that ended it first wins. */
 async function carryOut(
   ctx: MembersContext,
   list: PublicList,
   request: MemberRequestRow,
   how: string,
 ): Promise<StepOutcome> {
-  await deleteRequest(ctx.db, request.id);
+  if (!(await deleteRequest(ctx.db, request.id))) return { kind: 'invalid' };
+  return applyRequest(ctx, list, request, how);
+}
+
+/**
+ * The request's change, made: the member joins (and is welcomed when the account says so) or
+ * leaves, and the administrators who asked hear of it.
+ */
+async function applyRequest(
+  ctx: MembersContext,
+  list: PublicList,
+  request: MemberRequestRow,
+  how: string,
+): Promise<StepOutcome> {
   if (request.kind === 'join') {
     const { joined } = await joinList(ctx.db, list, request.address, ctx.now);
     if (joined) {
@@ -314,25 +324,26 @@ export async function leaveByLink(
   return { kind: 'left', request };
 }
 
-/** A moderator's decision on a request that waits for one (the Requests queue). */
+/**
+ * A moderator's decision on a request that waits for one (the Requests queue). False when another
+ * moderator decided it meanwhile: nothing is done twice.
+ */
 export async function decideRequest(
   ctx: MembersContext,
   list: PublicList,
   request: MemberRequestRow,
-  decision: { action: 'approve' } | { action: 'reject'; reason?: string } | { action: 'discard' },
-  moderator: string,
-): Promise<StepOutcome> {
+  decision: { action: 'approve' | 'reject' | 'discard'; reason?: string | undefined },
+): Promise<boolean> {
+  if (!(await deleteRequest(ctx.db, request.id))) return false;
   if (decision.action === 'approve') {
-    const done = await carryOut(ctx, list, request, `approved by ${moderator}`);
+    await applyRequest(ctx, list, request, 'approved by a moderator');
     await queueRequestOutcome(
       ctx.db,
       list,
       { to: request.address, kind: request.kind, outcome: 'approved' },
       ctx.now,
     );
-    return done;
   }
-  await deleteRequest(ctx.db, request.id);
   if (decision.action === 'reject')
     await queueRequestOutcome(
       ctx.db,
@@ -345,7 +356,7 @@ export async function decideRequest(
       },
       ctx.now,
     );
-  return { kind: 'invalid' };
+  return true;
 }
 
 /** A link to the member's own page for `member`, valid `days` (a delivery's lasts longer). */

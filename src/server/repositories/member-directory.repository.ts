@@ -140,6 +140,7 @@ export function findListForLinks(db: Kysely<Database>, listId: number) {
     .innerJoin('accounts', 'accounts.id', 'lists.account_id')
     .select([
       'lists.id',
+      'lists.account_id',
       'lists.name',
       'lists.settings',
       'accounts.domain',

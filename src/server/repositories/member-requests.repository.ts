@@ -75,3 +75,91 @@ export async function deleteExpiredRequests(db: Kysely<Database>, nowIso: string
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The requests that wait for a moderator in an account; `listNames` narrows (limit_lists). */
+function waitingOf(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+  filters: { list?: string | undefined; kind?: MemberRequestKind | undefined } = {},
+) {
+  let query = db
+    .selectFrom('member_requests')
+    .innerJoin('lists', 'lists.id', 'member_requests.list_id')
+    .where('member_requests.account_id', '=', accountId)
+    .where('member_requests.state', '=', 'moderate');
+  if (listNames !== null) query = query.where('lists.name', 'in', listNames);
+  if (filters.list !== undefined) query = query.where('lists.name', '=', filters.list);
+  if (filters.kind !== undefined) query = query.where('member_requests.kind', '=', filters.kind);
+  return query;
+}
+
+export async function countWaiting(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+  filters: { list?: string | undefined; kind?: MemberRequestKind | undefined },
+): Promise<number> {
+  if (listNames !== null && listNames.length === 0) return 0;
+  const row = await waitingOf(db, accountId, listNames, filters)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many requests of each kind wait on each list that has any. */
+export async function countWaitingPerList(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+): Promise<{ list: string; join: number; leave: number }[]> {
+  if (listNames !== null && listNames.length === 0) return [];
+  const rows = await waitingOf(db, accountId, listNames)
+    .select((eb) => [
+      'lists.name as list',
+      'member_requests.kind',
+      eb.fn.countAll<number | string>().as('count'),
+    ])
+    .groupBy(['lists.name', 'member_requests.kind'])
+    .orderBy('lists.name')
+    .execute();
+  const byList = new Map<string, { list: string; join: number; leave: number }>();
+  for (const row of rows) {
+    const entry = byList.get(row.list) ?? { list: row.list, join: 0, leave: 0 };
+    entry[row.kind] = Number(row.count);
+    byList.set(row.list, entry);
+  }
+  return [...byList.values()];
+}
+
+/** A page of waiting requests, oldest first (the first to wait is the first answered). */
+export function pageWaiting(
+  db: Kysely<Database>,
+  accountId: number,
+  listNames: readonly string[] | null,
+  page: { offset: number; limit: number; list?: string | undefined; kind?: MemberRequestKind | undefined },
+): Promise<MemberRequestWithList[]> {
+  return waitingOf(db, accountId, listNames, page)
+    .selectAll('member_requests')
+    .select('lists.name as list_name')
+    .orderBy('member_requests.id')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+}
+
+/** The waiting requests among `ids` that the caller may see. */
+export function findWaiting(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+  listNames: readonly string[] | null,
+): Promise<MemberRequestWithList[]> {
+  if (ids.length === 0 || (listNames !== null && listNames.length === 0))
+    return Promise.resolve([]);
+  return waitingOf(db, accountId, listNames)
+    .selectAll('member_requests')
+    .select('lists.name as list_name')
+    .where('member_requests.id', 'in', ids)
+    .execute();
+}

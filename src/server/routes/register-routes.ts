@@ -10,6 +10,7 @@ import { registerListsRoutes } from './lists.routes.ts';
 import { registerMembershipRoutes } from './membership.routes.ts';
 import { registerMessagesRoutes } from './messages.routes.ts';
 import { registerOAuthRoutes } from './oauth.routes.ts';
+import { registerRequestsRoutes } from './requests.routes.ts';
 import { registerUsersRoutes } from './users.routes.ts';
 
 /** Registers the routes of every resource; each module is listed, so where a route comes from is plain. */
@@ -20,6 +21,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerListsRoutes(app, deps);
   registerMessagesRoutes(app, deps);
   registerHeldRoutes(app, deps);
+  registerRequestsRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
   registerCallerRoutes(app, deps);

@@ -75,6 +75,9 @@ export async function accountSnapshot(db: Kysely<Database>, accountId: number): 
     db.selectFrom('messages').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('outbox').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('held_messages').selectAll().where('account_id', '=', accountId).execute(),
+    db.selectFrom('notices').selectAll().where('account_id', '=', accountId).execute(),
+    db.selectFrom('member_requests').selectAll().where('account_id', '=', accountId).execute(),
+    db.selectFrom('mail_tokens').selectAll().where('account_id', '=', accountId).execute(),
   ]);
   return JSON.stringify(parts.map(canonical));
 }

@@ -8,6 +8,7 @@ import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
 import type { TestResponse, TestServer } from './harness.ts';
 import { insertHeldMessage } from './held-fixtures.ts';
+import { insertWaitingRequest } from './request-fixtures.ts';
 import { imageHost } from '../../gateway/test/image-host.ts';
 
 /**
@@ -19,7 +20,17 @@ import { imageHost } from '../../gateway/test/image-host.ts';
 /** Every operation of the contract, in the table's order. */
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
-export type Resource = 'contacts' | 'emails' | 'membership' | 'lists' | 'messages' | 'held' | 'users' | 'accounts' | 'caller';
+export type Resource =
+  | 'contacts'
+  | 'emails'
+  | 'membership'
+  | 'lists'
+  | 'messages'
+  | 'held'
+  | 'requests'
+  | 'users'
+  | 'accounts'
+  | 'caller';
 
 export function resourceOf(name: OperationName): Resource {
   return name.slice(0, name.indexOf('.')) as Resource;
@@ -48,6 +59,8 @@ export interface AccountSeed {
   imageUrl: string;
   /** A message held for a moderator (extension `held.*`). */
   heldId: string;
+  /** A join request waiting for a moderator (extension `requests.*`). */
+  requestId: string;
   userId: string;
   username: string;
 }
@@ -122,6 +135,11 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
   const imageUrl = `${(await imageHost()).origin}/pixel/${encodeURIComponent(tag)}.gif`;
   const messageId = await sendMessage(server, accountId, tag, list, imageUrl);
   const heldId = await insertHeldMessage(server.database.db, { accountId, list, tag });
+  const requestId = await insertWaitingRequest(server.database.db, {
+    accountId,
+    list,
+    address: `requester@${tag}.example`,
+  });
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
   return {
@@ -135,6 +153,7 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     messageId,
     imageUrl,
     heldId: idText(heldId),
+    requestId: idText(requestId),
     userId: idText(user.id),
     username,
   };
@@ -284,6 +303,20 @@ export async function prepareCall(
     }
     case 'held.bulk':
       return { form: { action: 'discard', ids: [await freshHeld(server, seed)] }, references: true };
+    case 'requests.list':
+      return { references: false };
+    case 'requests.approve':
+    case 'requests.reject':
+    case 'requests.discard': {
+      const id = fresh ? await freshRequest(server, seed) : seed.requestId;
+      return {
+        pathId: id,
+        form: name === 'requests.reject' ? { reason: `Not now ${tag}` } : undefined,
+        references: false,
+      };
+    }
+    case 'requests.bulk':
+      return { form: { action: 'discard', ids: [await freshRequest(server, seed)] }, references: true };
     case 'users.get':
       return { pathId: seed.userId, references: false };
     case 'users.create':
@@ -311,6 +344,12 @@ export async function prepareCall(
       return { pathId: idText(Created.parse(expectSuccess(created, 'create account')).id), references: false };
     }
   }
+}
+
+async function freshRequest(server: TestServer, seed: AccountSeed): Promise<string> {
+  return idText(
+    await insertWaitingRequest(server.database.db, { accountId: seed.accountId, list: seed.list }),
+  );
 }
 
 async function freshHeld(server: TestServer, seed: AccountSeed): Promise<string> {
