@@ -69,6 +69,8 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
       LOG_LEVEL: 'silent',
     });
     store = await openSessionStore(config);
+    // The gateway's clock, which the tests move on: the machine's time, not the server's date,
+    // since upstream.ts stamps the tokens it gets with Date.now(), not with this clock.
     clock = Date.now();
     sent = [];
     // The network itself, observed: what the upstream was asked, and what it answered.
