@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { DATE_SENSITIVE_TESTS, TEST_DATES } from '../src/server/test/date-runs.ts';
 
 interface Counts {
   passed: number;
@@ -12,12 +13,17 @@ interface Counts {
   skipped: number;
 }
 
-interface Step {
-  name: string;
+interface Run {
   command: string[];
   env?: Record<string, string>;
-  /** Reads the step's report; without it the step counts as one check. */
+  /** Reads the run's report; without it the run counts as one check. */
   count?: () => Promise<Counts>;
+}
+
+interface Step extends Run {
+  name: string;
+  /** Runs in turn instead of `command`, their counts added up (the server tests on other dates). */
+  runs?: Run[];
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -45,6 +51,33 @@ const allSteps: Step[] = [
       `--outputFile.json=${vitestReport}`,
     ],
     count: () => countVitest(vitestReport),
+  },
+  {
+    // Issue 28 item 1: the tests whose outcome can hang on the date, again on SQLite with the
+    // server's clock on 29 February, 31 March and 30 November (src/server/test/date-runs.ts says
+    // which and why; date-runs.test.ts fails when a test that reads a date is in neither list).
+    name: 'server tests on other dates',
+    command: [],
+    runs: TEST_DATES.map((date, index) => {
+      const report = path.join(reportDir, `vitest-date-${index}.json`);
+      return {
+        command: [
+          'npx',
+          'vitest',
+          'run',
+          '--project',
+          'server',
+          ...DATE_SENSITIVE_TESTS.map((file) => `src/server/${file}`),
+          `--maxWorkers=${Math.max(2, availableParallelism() - 1)}`,
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${report}`,
+        ],
+        env: { TEST_DIALECTS: 'sqlite', TEST_SERVER_DATE: date },
+        // The PostgreSQL halves, skipped here, ran in the unit tests step: not counted twice.
+        count: async () => ({ ...(await countVitest(report)), skipped: 0 }),
+      };
+    }),
   },
   { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
   // The initial-JavaScript budget (issue #5), checked on the build just made.
@@ -118,14 +151,26 @@ for (const step of steps) {
     summary.push(`${step.name}: not run (the build failed)`);
     continue;
   }
-  console.log(`\n=== ${step.name}: ${step.command.join(' ')}\n`);
-  const exitCode = await run(step.command, step.env);
-  const counts = await countStep(step, exitCode);
+  const stepCounts = counts(0, 0);
+  let exitCode = 0;
+  for (const part of step.runs ?? [step]) {
+    // A step of several runs says what sets each apart (its TEST_SERVER_DATE).
+    const env = step.runs
+      ? Object.entries(part.env ?? {}).map(([name, value]) => `${name}=${value} `)
+      : [];
+    console.log(`\n=== ${step.name}: ${env.join('')}${part.command.join(' ')}\n`);
+    const partExit = await run(part.command, part.env);
+    const partCounts = await countStep(part, partExit);
+    stepCounts.passed += partCounts.passed;
+    stepCounts.failed += partCounts.failed;
+    stepCounts.skipped += partCounts.skipped;
+    if (exitCode === 0) exitCode = partExit;
+  }
   if (step.name === 'build' && exitCode !== 0) buildFailed = true;
-  total.passed += counts.passed;
-  total.failed += counts.failed;
-  total.skipped += counts.skipped;
-  summary.push(`${step.name}: ${format(counts)}${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
+  total.passed += stepCounts.passed;
+  total.failed += stepCounts.failed;
+  total.skipped += stepCounts.skipped;
+  summary.push(`${step.name}: ${format(stepCounts)}${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
 }
 
 await rm(reportDir, { recursive: true, force: true });
@@ -138,7 +183,7 @@ function format({ passed, failed, skipped }: Counts): string {
 }
 
 /** A failing step always counts at least one failure, even when its report is missing or clean. */
-async function countStep(step: Step, exitCode: number): Promise<Counts> {
+async function countStep(step: Run, exitCode: number): Promise<Counts> {
   if (!step.count) return exitCode === 0 ? counts(1, 0) : counts(0, 1);
   let reported: Counts;
   try {

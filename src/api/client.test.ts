@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClientOptions } from './client.ts';
 import { API_PREFIX } from './constants.ts';
 import { ApiContractError, ApiError, RateLimitedError } from './errors.ts';
@@ -405,6 +405,11 @@ describe('answers', () => {
 });
 
 describe('errors (spec §7, §8)', () => {
+  // The reset time is counted from the machine's clock: the tests set it, on a month's and a
+  // year's last minute, so the answer is exact and no day of the run changes it.
+  const at = (iso: string) => vi.useFakeTimers({ toFake: ['Date'], now: new Date(iso) });
+  afterEach(() => vi.useRealTimers());
+
   it.each([
     [400, 'name: has at most 64 characters'],
     [403, 'Authentication failed'],
@@ -436,14 +441,12 @@ describe('errors (spec §7, §8)', () => {
       headers: { 'retry-after': '120' },
       json: { is_error: true, message: 'Rate limit exceeded' },
     });
-    const before = Date.now();
+    at('2028-02-29T23:59:00.000Z');
     const error = await rejectionOf(client().contacts.list());
-    const after = Date.now();
     expect(error).toBeInstanceOf(RateLimitedError);
     const limited = error as RateLimitedError;
     expect(limited).toMatchObject({ status: 429, message: 'Rate limit exceeded', limit: null });
-    expect(limited.resetAt.getTime()).toBeGreaterThanOrEqual(before + 120_000);
-    expect(limited.resetAt.getTime()).toBeLessThanOrEqual(after + 120_000);
+    expect(limited.resetAt.toISOString()).toBe('2028-03-01T00:01:00.000Z');
   });
 
   it('prefers X-RateLimit-Reset (Unix seconds) and reads X-RateLimit-Limit', async () => {
@@ -464,13 +467,13 @@ describe('errors (spec §7, §8)', () => {
 
   it('assumes the next clock hour when a 429 names no reset time (spec §8 rule 3)', async () => {
     reply = () => ({ status: 429, json: { is_error: true, message: 'Rate limit exceeded' } });
-    const before = Date.now();
+    at('2027-12-31T23:59:30.500Z');
     const error = (await rejectionOf(client().lists.list())) as RateLimitedError;
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error.resetAt.getUTCMinutes()).toBe(0);
-    expect(error.resetAt.getUTCSeconds()).toBe(0);
-    expect(error.resetAt.getTime()).toBeGreaterThan(before);
-    expect(error.resetAt.getTime()).toBeLessThanOrEqual(before + 3_600_000);
+    expect(error.resetAt.toISOString()).toBe('2028-01-01T00:00:00.000Z');
+    at('2026-11-30T23:00:00.000Z');
+    const onTheHour = (await rejectionOf(client().lists.list())) as RateLimitedError;
+    expect(onTheHour.resetAt.toISOString()).toBe('2026-12-01T00:00:00.000Z');
   });
 
   it('turns a success answer outside the contract into an ApiContractError', async () => {

@@ -15,6 +15,7 @@ describeEachDialect('held queue API', (dialect) => {
       tag: 'acme',
       subject,
       rule,
+      now: server.clock.now(),
     });
 
   beforeAll(async () => {

@@ -117,7 +117,7 @@ async function addMember(
   const db = server.database.db;
   const contact = await db
     .insertInto('contacts')
-    .values({ account_id: accountId, created: new Date().toISOString() })
+    .values({ account_id: accountId, created: server.clock.now().toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
   const email = `member${contact.id}@example.org`;
@@ -148,11 +148,14 @@ describeEachDialect('lists (spec §2.4, §4.4)', (dialect) => {
 
   describe('create and read', () => {
     it('creates a list from its name alone, with the documented defaults', async () => {
+      const before = server.clock.now().getTime();
       const response = await create({ name: 'plain' });
       expect(response.status).toBe(200);
       const { id, created, ...rest } = asList(response);
       expect(typeof id).toBe('number');
-      expect(Date.parse(created)).toBeGreaterThan(Date.now() - 60_000);
+      // The server's time (its clock, not the machine's), to the second.
+      expect(Date.parse(created)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(created)).toBeLessThanOrEqual(server.clock.now().getTime());
       expect(rest).toEqual({ name: 'plain', contacts: [], ...LIST_DEFAULTS });
       expect(response.json).not.toHaveProperty('archive_password');
     });

@@ -7,6 +7,7 @@ import { outboxCounts } from './repositories/outbox.repository.ts';
 import { seedFanOutInto } from './test/fan-out-seed.ts';
 import { describeEachDialect, openFresh, type FreshDatabase } from './test/harness.ts';
 import { startSmtpSink, type SmtpSink } from './test/smtp-sink.ts';
+import { testClock } from './test/test-clock.ts';
 
 /**
  * Issue 18 item 4 (README "Mail"): a relay that refuses or drops a transaction gets it again after
@@ -42,7 +43,8 @@ describeEachDialect('outbox retries', (dialect) => {
     await seedFanOutInto(fresh.database.db, ADDRESSES);
     sink = await startSmtpSink();
     transport = smtpTransport({ ...loadConfig({}).mail, smtpUrl: sink.url });
-    clock = Date.now();
+    // The worker's own clock, from the suite's date (TEST_SERVER_DATE in the date runs).
+    clock = testClock().now().getTime();
     worker = new OutboxWorker({
       publicOrigin: () => 'https://lists.test',
       db: fresh.database.db,

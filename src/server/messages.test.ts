@@ -32,7 +32,7 @@ async function addMember(
   const db = server.database.db;
   const contact = await db
     .insertInto('contacts')
-    .values({ account_id: accountId, created: new Date().toISOString() })
+    .values({ account_id: accountId, created: server.clock.now().toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
   const emails = [];

@@ -511,9 +511,12 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
       const id = await createdId({ username: 'expired-keys@example.org', permissions: ['list'] });
       const { key: first } = await retrieve(id, 1);
       const { key: second } = await retrieve(id, 6);
-      await setExpiry(first, '2020-01-01T00:00:00.000Z');
-      await setExpiry(second, '2021-06-01T00:00:00.000Z');
-      expect((await get(id)).key_expiry).toBe('2021-06-01T00:00:00.000Z');
+      // In the past by the server's clock, not by the machine's.
+      const now = server.clock.now().getTime();
+      const yesterday = new Date(now - 86_400_000).toISOString();
+      await setExpiry(first, new Date(now - 366 * 86_400_000).toISOString());
+      await setExpiry(second, yesterday);
+      expect((await get(id)).key_expiry).toBe(yesterday);
       expect((await server.request('GET', '/api/2/lists/', { key: second })).status).toBe(401);
     });
 
@@ -526,7 +529,7 @@ describeEachDialect('users (spec §2.6, §4.6, §9)', (dialect) => {
       });
       const theirs = asAdmins(await server.request('GET', url(), { key: otherKey }));
       expect(theirs).toHaveLength(1);
-      expect(Date.parse(theirs[0]?.key_expiry ?? '')).toBeGreaterThan(Date.now());
+      expect(Date.parse(theirs[0]?.key_expiry ?? '')).toBeGreaterThan(server.clock.now().getTime());
       // Our account's administrators are untouched by their key.
       const ours = asAdmins(await server.request('GET', url()));
       expect(ours.find((admin) => admin.api === 2)?.key_expiry).toBeNull();

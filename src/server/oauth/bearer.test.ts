@@ -134,14 +134,14 @@ describeEachDialect('OAuth access tokens on the API', (dialect) => {
       .where('token_hash', '=', hashKey(tokens.access_token))
       .executeTakeFirstOrThrow();
 
-    await server.database.db.updateTable('oauth_access_tokens').set({ expires_at: new Date(Date.now() - 1).toISOString() }).where('id', '=', row.id).execute();
+    await server.database.db.updateTable('oauth_access_tokens').set({ expires_at: new Date(server.clock.now().getTime() - 1).toISOString() }).where('id', '=', row.id).execute();
     const expired = await api(server, 'GET', '/api/2/contacts/', tokens.access_token);
     expect(expired.status).toBe(401);
     expect(expired.json).toEqual({ is_error: true, message: 'Authentication failed' });
     expect(expired.headers['www-authenticate']).toMatch(/Bearer/);
 
     const fresh = await obtainTokens(server, { client, username: person.username });
-    await server.database.db.updateTable('oauth_grants').set({ revoked_at: new Date().toISOString() }).execute();
+    await server.database.db.updateTable('oauth_grants').set({ revoked_at: server.clock.now().toISOString() }).execute();
     const revoked = await api(server, 'GET', '/api/2/contacts/', fresh.access_token);
     expect(revoked.status).toBe(401);
     expect(revoked.json).toEqual({ is_error: true, message: 'Authentication failed' });

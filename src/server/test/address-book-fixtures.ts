@@ -20,7 +20,7 @@ export async function addList(
 ): Promise<number> {
   const row = await server.database.db
     .insertInto('lists')
-    .values({ account_id: accountId, name, created: new Date().toISOString() })
+    .values({ account_id: accountId, name, created: server.clock.now().toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -72,7 +72,7 @@ describeEachDialect('authentication (SECURITY.md 18–19)', (dialect) => {
       expect((await get(`Bearer ${expiring}`)).status).toBe(200);
       await server.database.db
         .updateTable('api_keys')
-        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .set({ expires_at: new Date(server.clock.now().getTime() - 1000).toISOString() })
         .where('key_hash', '=', hashKey(expiring))
         .execute();
       server.forgetCachedAuth();

@@ -134,11 +134,12 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
   if (!email || !membership) throw new Error('seed contact: expected one address and one membership');
   const imageUrl = `${(await imageHost()).origin}/pixel/${encodeURIComponent(tag)}.gif`;
   const messageId = await sendMessage(server, accountId, tag, list, imageUrl);
-  const heldId = await insertHeldMessage(server.database.db, { accountId, list, tag });
+  const heldId = await insertHeldMessage(server.database.db, { accountId, list, tag, now: server.clock.now() });
   const requestId = await insertWaitingRequest(server.database.db, {
     accountId,
     list,
     address: `requester@${tag}.example`,
+    now: server.clock.now(),
   });
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
@@ -348,12 +349,17 @@ export async function prepareCall(
 
 async function freshRequest(server: TestServer, seed: AccountSeed): Promise<string> {
   return idText(
-    await insertWaitingRequest(server.database.db, { accountId: seed.accountId, list: seed.list }),
+    await insertWaitingRequest(server.database.db, {
+      accountId: seed.accountId,
+      list: seed.list,
+      now: server.clock.now(),
+    }),
   );
 }
 
 async function freshHeld(server: TestServer, seed: AccountSeed): Promise<string> {
-  return idText(await insertHeldMessage(server.database.db, { accountId: seed.accountId, list: seed.list, tag: seed.tag }));
+  const { accountId, list, tag } = seed;
+  return idText(await insertHeldMessage(server.database.db, { accountId, list, tag, now: server.clock.now() }));
 }
 
 /** Other spellings of a seed object's path segment (spec §4.2: an address; §4.6: a username). */

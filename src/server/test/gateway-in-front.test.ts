@@ -55,6 +55,8 @@ describeEachDialect('the gateway in front of a spec-only server', (dialect) => {
       redirectUris: [`${PUBLIC_URL}/auth/callback`],
     });
     ({ username } = await createPerson(server));
+    // The gateway's clock, which the tests move on: the machine's time, not the server's date,
+    // since upstream.ts stamps the tokens it gets with Date.now(), not with this clock.
     clock = Date.now();
     sent = [];
     inFront = await startGatewayInFront(upstreamUrl, client, {

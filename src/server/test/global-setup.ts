@@ -14,8 +14,13 @@ let cluster: PostgresCluster | undefined;
 /** One PostgreSQL cluster for the whole server test run; each test file creates its own database. */
 export async function setup(project: TestProject): Promise<void> {
   // `npm run test:fast` runs one database (issue 16 §4); its PostgreSQL tests count as skipped.
+  // So do `npm test`'s runs on other dates (date-runs.ts), after the full run on both.
   const unavailable =
-    process.env.TEST_DIALECTS === 'sqlite' ? 'not run by npm run test:fast' : postgresAvailable();
+    process.env.TEST_DIALECTS === 'sqlite'
+      ? process.env.TEST_SERVER_DATE
+        ? `not run on ${process.env.TEST_SERVER_DATE}: the date runs are on SQLite`
+        : 'not run by npm run test:fast'
+      : postgresAvailable();
   if (unavailable) {
     if (process.env.CI && process.env.TEST_DIALECTS !== 'sqlite') throw new Error(`PostgreSQL is required in CI: ${unavailable}`);
     console.warn(`PostgreSQL tests skipped: ${unavailable}`);

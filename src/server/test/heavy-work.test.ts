@@ -80,7 +80,7 @@ async function rowsWrittenBy(db: Kysely<Database>, work: (trx: Kysely<Database>)
 
 /** `count` contacts of the account straight in the database (a bulk import's worth), on `list`. */
 async function seedMembers(server: TestServer, accountId: number, count: number, listId?: number) {
-  const created = new Date().toISOString();
+  const created = server.clock.now().toISOString();
   const contacts = await server.database.db
     .insertInto('contacts')
     .values(Array.from({ length: count }, () => ({ account_id: accountId, created })))

@@ -18,6 +18,8 @@ export async function insertHeldMessage(
     body?: string;
     html?: string;
     rule?: 'hold-all' | 'taboo-body' | 'not-permitted';
+    /** When it was held: the server's clock's now (a server test's `server.clock`); by default the machine's. */
+    now?: Date;
   },
 ): Promise<number> {
   const list = await db
@@ -72,6 +74,6 @@ export async function insertHeldMessage(
         },
       ],
     },
-    new Date(),
+    input.now ?? new Date(),
   );
 }

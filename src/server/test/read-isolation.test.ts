@@ -20,7 +20,7 @@ describeEachDialect('reads beside an open write transaction', (dialect) => {
     const rolledBack = server.database.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('contacts')
-        .values({ account_id: server.account.id, created: new Date().toISOString() })
+        .values({ account_id: server.account.id, created: server.clock.now().toISOString() })
         .returning('id')
         .executeTakeFirstOrThrow();
       read = server.request('GET', `/api/2/contacts/${row.id}/`);
