@@ -30,6 +30,7 @@ import { listAddressOf } from './list-address.ts';
 import { personalParts } from './outgoing/personal.ts';
 import { buildPostTemplate, personalize, type PostTemplate } from './outgoing/template.ts';
 import { bounceAddress, renderNotice } from './render.ts';
+import { verpAddress } from './verp.ts';
 import type { MailTransport, Refused } from './transport.ts';
 
 /**
@@ -208,12 +209,18 @@ export class OutboxWorker {
     }
     const key = await linkKey(db);
     const links = memberLinks(this.options.publicOrigin());
-    const from = bounceAddress(template.list);
     const notSent = new Map<number, Unsent>();
     let failure: unknown = null;
     let next = 0;
     const sendOne = async (row: ClaimedDelivery): Promise<void> => {
       const raw = personalize(template, this.personalOf(template, row, key, links));
+      // VERP: the return path names this delivery's list and address (issue 26).
+      const from = verpAddress(
+        key,
+        template.list,
+        { emailId: row.email_id, address: row.address },
+        new Date(this.options.now()),
+      );
       try {
         const { refused } = await transport.send(
           { from, to: [row.address] },
@@ -301,9 +308,17 @@ export class OutboxWorker {
       replyTo: notice.reply_to,
     });
     // Notices about a message go from the list's bounce address: an answering bounce is dropped.
-    const from = notice.list_address
-      ? bounceAddress({ address: notice.list_address })
-      : notice.from_address;
+    // A digest is a delivery to a member: its return path names them (VERP, issue 26).
+    const from = personal
+      ? verpAddress(
+          await linkKey(db),
+          personal.list,
+          { emailId: personal.emailId, address: notice.to_address },
+          new Date(this.options.now()),
+        )
+      : notice.list_address
+        ? bounceAddress({ address: notice.list_address })
+        : notice.from_address;
     let refused: Refused[];
     try {
       ({ refused } = await this.leased(
@@ -337,7 +352,7 @@ export class OutboxWorker {
       await linkKey(this.options.db),
       memberLinks(this.options.publicOrigin()),
     );
-    return { parts, canLeave: template.canLeave };
+    return { parts, canLeave: template.canLeave, list: template.list, emailId: notice.email_id };
   }
 
   private async retryNotice(notice: NoticeRow, giveUp: boolean): Promise<void> {
