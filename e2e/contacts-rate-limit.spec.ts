@@ -1,5 +1,4 @@
 import type { Locator } from '@playwright/test';
-import { RateLimitedError } from '../src/api/errors.ts';
 import {
   apiAs,
   createAccount,
@@ -9,6 +8,7 @@ import {
   test,
   uniqueName,
 } from './fixtures/dashboard.ts';
+import { useUpAllowance } from './fixtures/rate-limit.ts';
 
 /** A short window (a server setting for tests), so that waiting for the reset takes seconds. */
 test.use({ serverEnv: { RATE_LIMIT_WINDOW_SECONDS: '10' } });
@@ -16,27 +16,12 @@ test.use({ serverEnv: { RATE_LIMIT_WINDOW_SECONDS: '10' } });
 type Api = ReturnType<typeof apiAs>;
 
 /**
- * Uses up the account's allowance early in a window (at least 6 s before its reset), so that the
- * dashboard's next request is refused; returns when the allowance resets. The account needs a
- * list: each read of it costs one object.
+ * Uses up the account's allowance at least 6 s before its window resets, so that the dashboard's
+ * next request is refused; answers when the allowance resets. The account needs a list: each read
+ * of it costs one object.
  */
 async function useUpAllowanceEarlyInAWindow(api: Api): Promise<Date> {
-  const useUp = async () => {
-    for (;;) {
-      try {
-        await api.lists.list();
-      } catch (error) {
-        if (error instanceof RateLimitedError) return error.resetAt;
-        throw error;
-      }
-    }
-  };
-  let resetAt = await useUp();
-  if (resetAt.getTime() - Date.now() < 6_000) {
-    await new Promise((resolve) => setTimeout(resolve, resetAt.getTime() - Date.now() + 200));
-    resetAt = await useUp();
-  }
-  return resetAt;
+  return (await useUpAllowance(() => api.lists.list(), 6_000)).resetAt;
 }
 
 /** The job's wait is shown with the reset time; the job finishes by itself after it. */
