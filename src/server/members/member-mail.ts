@@ -260,3 +260,25 @@ export async function queueSubscriptionNotice(
     now,
   );
 }
+
+/** The answer to `help` by mail: how to join, leave and manage a membership of the list. */
+export async function queueHelp(
+  db: Kysely<Database>,
+  list: PublicList,
+  to: string,
+  listPage: string,
+  now: Date,
+): Promise<void> {
+  const body = [
+    `How to use the list ${list.address}:`,
+    '',
+    `- To join, send any mail to ${commandAddress(list.address, 'join')}`,
+    `- To leave, send any mail to ${commandAddress(list.address, 'leave')}`,
+    `- Or write "subscribe" or "unsubscribe" as the subject of a mail to ${commandAddress(list.address, 'request')}`,
+    '',
+    'Each request is confirmed by a link mailed to the address it is for.',
+    '',
+    `The list's page, with the same and a page of your own: ${listPage}`,
+  ].join('\n');
+  await queue(db, list, 'member', [{ to, subject: `Help for ${list.address}`, body }], now);
+}

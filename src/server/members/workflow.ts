@@ -195,7 +195,13 @@ export async function confirmRequest(
   list: PublicList,
   token: string,
   how: string,
+  /** By mail, only the address the request is for confirms it (SECURITY.md 44). */
+  from?: string,
 ): Promise<StepOutcome> {
+  if (from !== undefined) {
+    const pending = await peekStoredToken(ctx.db, token, 'confirm', ctx.now);
+    if (!pending || pending.address_key !== emailKey(from)) return { kind: 'invalid' };
+  }
   const used = await takeStoredToken(ctx.db, token, 'confirm', ctx.now);
   if (!used || used.list_id !== list.id || used.request_id === null) return { kind: 'invalid' };
   const request = await findRequestById(ctx.db, used.request_id);
