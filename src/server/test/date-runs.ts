@@ -52,6 +52,7 @@ export const DATE_BLIND_TESTS: Record<string, string> = {
   'demo.test.ts': 'the demo writes its messages and keys with the machine’s clock (demo/demo.ts)',
   'lib/add-months.test.ts': 'fixed dates, no clock',
   'mail/outgoing/template.test.ts': 'a fixed date: the copy of a post, no clock',
+  'mail/verp.test.ts': 'a fixed date: signed return paths, no server',
   'services/provisioning.test.ts': 'fixed dates, no clock',
   'mail-tls.test.ts': 'STARTTLS: the listener’s clock only stamps what it takes',
   'mail-dkim.test.ts':
