@@ -277,8 +277,11 @@ export interface MailTokensTable {
   id: Generated<number>;
   token_hash: string;
   purpose: string;
-  account_id: number;
-  list_id: number;
+  /** Null only for a global administrator's token. */
+  account_id: number | null;
+  /** A list's member's token (confirm, archive), or an administrator's (a first password). */
+  list_id: number | null;
+  administrator_id: number | null;
   address_key: string;
   request_id: number | null;
   created: string;

@@ -13,12 +13,14 @@ import {
  * archive): 256 random bits, only the SHA-256 stored, bound to one list, one address and one
  * purpose, expiring (SECURITY.md 42). The token itself exists only in the mail.
  */
-export type StoredPurpose = 'confirm' | 'archive';
+export type StoredPurpose = 'confirm' | 'archive' | 'password';
 
+/** What a token is bound to: a list's address (confirm, archive) or an administrator (password). */
 export interface TokenBinding {
   purpose: StoredPurpose;
-  accountId: number;
-  listId: number;
+  accountId: number | null;
+  listId: number | null;
+  administratorId?: number | null;
   addressKey: string;
   requestId: number | null;
 }
@@ -36,6 +38,7 @@ export async function issueStoredToken(
     purpose: binding.purpose,
     account_id: binding.accountId,
     list_id: binding.listId,
+    administrator_id: binding.administratorId ?? null,
     address_key: binding.addressKey,
     request_id: binding.requestId,
     created: now.toISOString(),

@@ -10,8 +10,9 @@ import { idColumn as idColumn_ } from './id-column.ts';
  * - `member_requests`: a join or leave on its way (Mailman 3's subscription workflow): waiting for
  *   the address to confirm, then, by the list's policy, for a moderator. One per list, kind and
  *   address: asking again replaces it.
- * - `mail_tokens`: the random tokens mailed to an address (confirm a request, open the archive),
- *   stored as SHA-256 only, bound to one list, one address and one purpose, single use, expiring.
+ * - `mail_tokens`: the random tokens mailed to an address (confirm a request, open the archive, an
+ *   administrator's first password), stored as SHA-256 only, bound to one list (or administrator),
+ *   one address and one purpose, single use, expiring.
  * - `public_throttles`: counters of the public pages' rate limits (per client, per address), in the
  *   database so that several processes count together.
  * - `notices.reply_to`: a confirmation is answered by replying to it (`<list>-confirm+TOKEN@`);
@@ -70,11 +71,12 @@ export function members(dialect: DialectName): Migration {
         .addColumn('id', id, idColumn)
         .addColumn('token_hash', 'text', (c) => c.notNull().unique())
         .addColumn('purpose', 'text', (c) => c.notNull())
-        .addColumn('account_id', 'integer', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
-        .addColumn('list_id', 'integer', (c) =>
-          c.notNull().references('lists.id').onDelete('cascade'),
+        // Null only for a global administrator's token (spec §4.8: no account).
+        .addColumn('account_id', 'integer', (c) => c.references('accounts.id').onDelete('cascade'))
+        // A list's member (confirm, archive) or an administrator (set a password): one of the two.
+        .addColumn('list_id', 'integer', (c) => c.references('lists.id').onDelete('cascade'))
+        .addColumn('administrator_id', 'integer', (c) =>
+          c.references('administrators.id').onDelete('cascade'),
         )
         .addColumn('address_key', 'text', (c) => c.notNull())
         .addColumn('request_id', 'integer', (c) =>
