@@ -1,17 +1,12 @@
 import { useId } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { FormField, errorOf } from '../../../components/form/form-field.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { errorOf } from '../../../components/form/field-error-text.ts';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { CONTACT_FIELDS, useContactEdit } from '../controllers/use-contact-edit.ts';
-
-const LABELS = {
-  firstname: 'First name',
-  surname: 'Surname',
-  notes: 'Notes',
-  ccid: 'Custom ID (ccid)',
-};
+import { useContactEdit } from '../controllers/use-contact-edit.ts';
+import { ContactTextInput, type ContactTextName } from './contact-inputs.tsx';
 
 /** Edits a contact's own fields; addresses and memberships have their own sections. */
 export function ContactForm({
@@ -30,16 +25,9 @@ export function ContactForm({
   const errors = form.formState.errors;
   const showCcid = contact.ccid != null;
 
-  const field = (name: (typeof CONTACT_FIELDS)[number], multiline = false) => (
-    <FormField id={`${id}-${name}`} label={LABELS[name]} {...errorOf(LABELS[name], errors[name])}>
-      {(control) =>
-        multiline ? (
-          <textarea rows={4} {...control} {...form.register(name)} />
-        ) : (
-          <input autoComplete="off" {...control} {...form.register(name)} />
-        )
-      }
-    </FormField>
+  const register = (name: ContactTextName) => form.register(name);
+  const field = (name: ContactTextName) => (
+    <ContactTextInput idPrefix={id} name={name} register={register} error={errors[name]} rows={4} />
   );
 
   return (
@@ -58,7 +46,7 @@ export function ContactForm({
         {field('surname')}
       </div>
       {showCcid && field('ccid')}
-      {field('notes', true)}
+      {field('notes')}
       <fieldset className="custom-fields">
         <legend>Custom fields</legend>
         {custom.fields.length === 0 && <p className="summary">No custom fields.</p>}

@@ -20,6 +20,7 @@ import { BulkPanel } from './bulk-panel.tsx';
 import { ContactsTable, selectionKey } from './contacts-table.tsx';
 import { ExportContactsButton } from './export-contacts-button.tsx';
 import { ListFilter } from './list-filter.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 const TYPING_DELAY_MS = 300;
 
@@ -100,26 +101,28 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
           aria-label="Find contacts"
           onSubmit={(event) => event.preventDefault()}
         >
-          <div className="field">
-            <label htmlFor={ids.search}>Search contacts</label>
-            <input
-              id={ids.search}
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.email}>With the address</label>
-            <input
-              id={ids.email}
-              type="search"
-              inputMode="email"
-              autoComplete="off"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
+          <FormField id={ids.search} label="Search contacts">
+            {(control) => (
+              <input
+                {...control}
+                type="search"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField id={ids.email} label="With the address">
+            {(control) => (
+              <input
+                {...control}
+                type="search"
+                inputMode="email"
+                autoComplete="off"
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            )}
+          </FormField>
           <ListFilter
             accountId={accountId}
             value={state.list}

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 /**
  * "On the list": the members of one list, or every contact. The account's lists are read once the
@@ -22,23 +23,24 @@ export function ListFilter({
   if (value && !names.includes(value)) names.unshift(value);
   const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>On the list</label>
-      <select
-        id={id}
-        value={value}
-        aria-busy={lists.isFetching}
-        onFocus={() => setWanted(true)}
-        onPointerDown={() => setWanted(true)}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        <option value="">Any list</option>
-        {names.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <FormField id={id} label="On the list">
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          aria-busy={lists.isFetching}
+          onFocus={() => setWanted(true)}
+          onPointerDown={() => setWanted(true)}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          <option value="">Any list</option>
+          {names.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   );
 }

@@ -1,9 +1,8 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/schemas/contact.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { reachesField } from '../../../lib/reach.ts';
 import { useUpdateContact } from '../api/contact-mutations.ts';
@@ -70,9 +69,12 @@ export function useContactEdit(
   const ref = contactRef(contact);
   const update = useUpdateContact(accountId, ref);
   const initial = toForm(contact);
-  const form = useForm<ContactEdit>({ resolver: zodResolver(ContactEdit), defaultValues: initial });
+  const { form, serverErrors, dirty } = useKitForm({
+    schema: ContactEdit,
+    defaultValues: initial,
+    serverFields: CONTACT_FIELDS,
+  });
   const custom = useFieldArray({ control: form.control, name: 'custom' });
-  const serverErrors = useServerErrors(form, CONTACT_FIELDS);
   const powers = usePermissions();
   const existingKeys = new Set(initial.custom.map((field) => field.key));
   // Spec §2.6 limit_metadata: a limited principal writes only its own custom fields.
@@ -113,7 +115,7 @@ export function useContactEdit(
     custom,
     save,
     update,
-    dirty: form.formState.isDirty,
+    dirty,
     existingKeys,
     /** A custom field may be added: any, or one of the limit not on the contact yet. */
     mayAddField: fieldLimit === null || fieldLimit.some((key) => !existingKeys.has(key)),

@@ -5,6 +5,7 @@ import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import type { ExtensionAnswer } from '../../../lib/extensions.ts';
 import { withoutHeld } from '../lib/held-page-data.ts';
 import { heldQueries } from './held-queries.ts';
+import { rootKeys } from '../../../lib/query-keys.ts';
 
 export interface HeldActionInput {
   action: HeldAction;
@@ -60,10 +61,9 @@ export function useHeldAction(accountId: AccountId) {
     onSettled: (_results, _error, { action }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: lists }),
-        // The archive's queries (features/messages: `[accountId, 'messages', …]`) show an
-        // approved message once it is there.
+        // The archive's queries show an approved message once it is there.
         action === 'approve'
-          ? queryClient.invalidateQueries({ queryKey: [accountId, 'messages'] })
+          ? queryClient.invalidateQueries({ queryKey: rootKeys.messages(accountId) })
           : undefined,
       ]),
   });

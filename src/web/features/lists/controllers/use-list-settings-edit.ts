@@ -1,10 +1,9 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { List } from '../../../../api/schemas/list.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { useUpdateList } from '../api/update-list.ts';
 import {
@@ -25,13 +24,13 @@ import { SECTIONS, type SectionId } from '../model/sections.ts';
  */
 export function useListSettingsEdit(accountId: AccountId, list: List) {
   const initial = useMemo(() => toFormValues(list), [list]);
-  const form = useForm<ListSettingsValues>({
-    resolver: zodResolver(ListSettingsValues),
+  const { form, serverErrors } = useKitForm({
+    schema: ListSettingsValues,
     defaultValues: initial,
     mode: 'onChange',
+    serverFields: LIST_SERVER_FIELDS,
   });
   const updateList = useUpdateList(accountId);
-  const serverErrors = useServerErrors(form, LIST_SERVER_FIELDS);
   // Without `list` or `list_settings` (spec §2.6) the settings are shown, not offered for editing.
   const mayEdit = usePermissions().may('lists.update');
   const navigate = useNavigate();

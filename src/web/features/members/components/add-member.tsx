@@ -4,8 +4,10 @@ import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
-import { findContacts, useAddMember, useCreateMember } from '../api/member-mutations.ts';
+import { findContacts, useCreateMember } from '../api/member-mutations.ts';
+import { useCreateMembership } from '../../../lib/membership-mutations.ts';
 import { membershipOf } from '../../../lib/list-member-pages.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 function nameOf(contact: Contact): string {
   return [contact.firstname, contact.surname].filter(Boolean).join(' ');
@@ -24,7 +26,7 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
   const [searchError, setSearchError] = useState<unknown>(null);
   const [searching, setSearching] = useState(false);
   const [added, setAdded] = useState('');
-  const add = useAddMember(accountId, list);
+  const add = useCreateMembership(accountId);
   const create = useCreateMember(accountId, list);
   // A new address needs a new contact: a membership-only key adds existing contacts alone.
   const mayCreate = usePermissions().may('contacts.create');
@@ -69,16 +71,17 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
           void find();
         }}
       >
-        <div className="field">
-          <label htmlFor={inputId}>Name or address</label>
-          <input
-            id={inputId}
-            type="search"
-            autoComplete="off"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
+        <FormField id={inputId} label="Name or address">
+          {(control) => (
+            <input
+              {...control}
+              type="search"
+              autoComplete="off"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          )}
+        </FormField>
         <button type="submit" className="button" disabled={searching || !text.trim()}>
           {searching ? 'Finding…' : 'Find'}
         </button>
@@ -121,9 +124,12 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
                         aria-label={`Add ${label} to ${list}`}
                         disabled={add.isPending}
                         onClick={() =>
-                          add.mutate(contact.emails[0]?.contact ?? contact.id, {
-                            onSuccess: () => done(label),
-                          })
+                          add.mutate(
+                            { contact: contact.emails[0]?.contact ?? contact.id, list },
+                            {
+                              onSuccess: () => done(label),
+                            },
+                          )
                         }
                       >
                         Add

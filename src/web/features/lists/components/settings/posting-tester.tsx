@@ -27,6 +27,7 @@ import {
   type TesterMessage,
   type TesterSettings,
 } from '../../model/posting-tester.ts';
+import { FormField } from '../../../../components/form/form-field.tsx';
 
 export interface PostingTesterProps {
   accountId: AccountId;
@@ -156,53 +157,50 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
       </p>
       <fieldset className="stack">
         <legend>The message</legend>
-        <div className="field">
-          <label htmlFor={ids.sender}>Sender’s address</label>
-          <input
-            id={ids.sender}
-            type="email"
-            autoComplete="off"
-            value={message.sender}
-            aria-invalid={senderError ? true : undefined}
-            aria-describedby={senderError ? `${ids.sender}-error` : undefined}
-            onChange={(event) => set('sender', event.target.value)}
-            onKeyDown={enterTries}
-          />
-          {senderError && (
-            <p id={`${ids.sender}-error`} className="field-error">
-              {senderError}
-            </p>
+        <FormField id={ids.sender} label="Sender’s address" error={senderError || undefined}>
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="off"
+              value={message.sender}
+              onChange={(event) => set('sender', event.target.value)}
+              onKeyDown={enterTries}
+            />
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.name}>Sender’s name (optional)</label>
-          <input
-            id={ids.name}
-            autoComplete="off"
-            value={message.name}
-            onChange={(event) => set('name', event.target.value)}
-            onKeyDown={enterTries}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.subject}>Subject</label>
-          <input
-            id={ids.subject}
-            autoComplete="off"
-            value={message.subject}
-            onChange={(event) => set('subject', event.target.value)}
-            onKeyDown={enterTries}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.body}>Message text</label>
-          <textarea
-            id={ids.body}
-            rows={4}
-            value={message.body}
-            onChange={(event) => set('body', event.target.value)}
-          />
-        </div>
+        </FormField>
+        <FormField id={ids.name} label="Sender’s name (optional)">
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={message.name}
+              onChange={(event) => set('name', event.target.value)}
+              onKeyDown={enterTries}
+            />
+          )}
+        </FormField>
+        <FormField id={ids.subject} label="Subject">
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={message.subject}
+              onChange={(event) => set('subject', event.target.value)}
+              onKeyDown={enterTries}
+            />
+          )}
+        </FormField>
+        <FormField id={ids.body} label="Message text">
+          {(control) => (
+            <textarea
+              {...control}
+              rows={4}
+              value={message.body}
+              onChange={(event) => set('body', event.target.value)}
+            />
+          )}
+        </FormField>
         <label className="checkbox-field">
           <input
             type="checkbox"
@@ -219,19 +217,20 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
           />
           It was sent by a program (an auto-reply)
         </label>
-        <div className="field">
-          <label htmlFor={ids.size}>Attachments, in KB</label>
-          <input
-            id={ids.size}
-            type="number"
-            min={0}
-            step={1}
-            className="narrow"
-            value={Number.isFinite(message.attachmentsKb) ? message.attachmentsKb : ''}
-            onChange={(event) => set('attachmentsKb', event.target.valueAsNumber || 0)}
-            onKeyDown={enterTries}
-          />
-        </div>
+        <FormField id={ids.size} label="Attachments, in KB">
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              min={0}
+              step={1}
+              className="narrow"
+              value={Number.isFinite(message.attachmentsKb) ? message.attachmentsKb : ''}
+              onChange={(event) => set('attachmentsKb', event.target.valueAsNumber || 0)}
+              onKeyDown={enterTries}
+            />
+          )}
+        </FormField>
       </fieldset>
 
       {(settings.message_rejections === null || settings.notify_approval === null) && (
@@ -242,38 +241,38 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
             Choose the account’s value to see what follows from it.
           </p>
           {settings.message_rejections === null && (
-            <div className="field">
-              <label htmlFor={ids.rejections}>
-                The account’s default for messages not permitted
-              </label>
-              <select
-                id={ids.rejections}
-                value={accountRejections}
-                onChange={(event) => setAccountRejections(Number(event.target.value))}
-              >
-                {MESSAGE_REJECTIONS_VALUES.map((value) => (
-                  <option key={value} value={value}>
-                    {MESSAGE_REJECTION_CHOICES.find((choice) => choice.value === value)?.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FormField id={ids.rejections} label="The account’s default for messages not permitted">
+              {(control) => (
+                <select
+                  {...control}
+                  value={accountRejections}
+                  onChange={(event) => setAccountRejections(Number(event.target.value))}
+                >
+                  {MESSAGE_REJECTIONS_VALUES.map((value) => (
+                    <option key={value} value={value}>
+                      {MESSAGE_REJECTION_CHOICES.find((choice) => choice.value === value)?.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
           )}
           {settings.notify_approval === null && (
-            <div className="field">
-              <label htmlFor={ids.notify}>The account’s default for held messages</label>
-              <select
-                id={ids.notify}
-                value={accountNotify}
-                onChange={(event) => setAccountNotify(Number(event.target.value))}
-              >
-                {ACCOUNT_NOTIFY_APPROVAL_VALUES.map((value) => (
-                  <option key={value} value={value}>
-                    {ACCOUNT_NOTIFY_LABELS[value]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FormField id={ids.notify} label="The account’s default for held messages">
+              {(control) => (
+                <select
+                  {...control}
+                  value={accountNotify}
+                  onChange={(event) => setAccountNotify(Number(event.target.value))}
+                >
+                  {ACCOUNT_NOTIFY_APPROVAL_VALUES.map((value) => (
+                    <option key={value} value={value}>
+                      {ACCOUNT_NOTIFY_LABELS[value]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
           )}
         </fieldset>
       )}
