@@ -1,6 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { NavLink } from 'react-router';
 import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.ts';
 import type { AccountId } from '../../lib/api-client.ts';
+
+// The held queue's reader (and the contract's schemas with it) loads after the shell's first
+// paint: the shell itself reads nothing of the queue (bench/bundle-size.ts, the shell's budget).
+const HeldCount = lazy(() => import('./held-count.tsx').then((m) => ({ default: m.HeldCount })));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -32,7 +37,14 @@ export function MainNav({
           .filter(({ section }) => open.includes(section))
           .map(({ section, label }) => (
             <li key={section}>
-              <NavLink to={sectionPath(target, section)}>{label}</NavLink>
+              <NavLink to={sectionPath(target, section)}>
+                {label}
+                {section === 'held' && (
+                  <Suspense fallback={null}>
+                    <HeldCount accountId={target} />
+                  </Suspense>
+                )}
+              </NavLink>
             </li>
           ))}
         {global && (
