@@ -48,12 +48,16 @@ const pageCeilingBytes: Record<string, number> = {
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
-  'shell + list-members': pageJsBudgetBytes,
+  // +0.3 kB at most: the members page's key factory is a chunk it shares with the contacts page,
+  // and the shell gained the Held count's loader (issue 27 items 7 and 3).
+  'shell + list-members': 150_300,
   // And since the contacts table's virtualizer loads with the first page of more than 100 rows.
   'shell + contacts': pageJsBudgetBytes,
   // Since zod's English messages load with the form kit and the reasons for the server's
   // extensions stay on the server (api/extension-reasons.ts): −1.3 kB on every page without a form.
-  'shell + messages': pageJsBudgetBytes,
+  // +0.3 kB at most: its controller hook apart from its view, and the shell's Held count loader
+  // (issue 27 items 7 and 3).
+  'shell + messages': 150_300,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9); +0.4 kB on every
   // page since answers are read by JSON type only, so that another API v2 server's lists,
   // accounts and administrators show (the contract's read settings, api/schemas/list.ts).
@@ -62,9 +66,12 @@ const pageCeilingBytes: Record<string, number> = {
   // their own.
   'shell + contact-new': 163_200,
   // +0.5 for the focus that stays in the addresses table when one is deleted
-  // (lib/focus-after-removal.ts); +0.4 for the shared inputs and membership mutations as above.
-  'shell + contact': 167_500,
-  'shell + list-settings': 172_100,
+  // (lib/focus-after-removal.ts); +0.4 for the shared inputs and membership mutations as above;
+  // +0.9 for saying on the field what the server did not store (X-Ignored-Fields) and offering
+  // the custom fields the account is known to have (issue 27 item 1).
+  'shell + contact': 168_500,
+  // +0.4 for saying on the field what the server did not store (issue 27 item 1).
+  'shell + list-settings': 172_600,
   'shell + message-new': 164_600,
 };
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Id } from '../../../../api/primitives.ts';
-import type { ContactCreate, ContactUpdate } from '../../../../api/schemas/contact.ts';
+import type { ContactCreate } from '../../../../api/schemas/contact.ts';
 import type { EmailCreate, EmailUpdate } from '../../../../api/schemas/email.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
@@ -12,7 +12,7 @@ import { contactQueries } from '../../../lib/contact-queries.ts';
  * memberships also its lists (a list's `contacts`). Mutation keys start with the account so a 429
  * raises that account's banner.
  */
-function useInvalidate(accountId: AccountId) {
+export function useInvalidate(accountId: AccountId) {
   const queryClient = useQueryClient();
   return (withLists: boolean) =>
     Promise.all([
@@ -28,16 +28,6 @@ export function useCreateContact(accountId: AccountId) {
     mutationKey: [accountId, 'contacts', 'create'],
     mutationFn: (input: ContactCreate) => apiFor(accountId).contacts.create(input),
     onSuccess: () => invalidate(true),
-  });
-}
-
-/** Sends only the fields given (spec §1 rule 6). */
-export function useUpdateContact(accountId: AccountId, contactId: Id) {
-  const invalidate = useInvalidate(accountId);
-  return useMutation({
-    mutationKey: [accountId, 'contacts', 'update', String(contactId)],
-    mutationFn: (input: ContactUpdate) => apiFor(accountId).contacts.update(contactId, input),
-    onSuccess: () => invalidate(false),
   });
 }
 

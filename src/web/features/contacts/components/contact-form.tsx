@@ -19,8 +19,18 @@ export function ContactForm({
   /** The contact's API identifier changed (its ccid, spec §2.1). */
   onRenamed: (ref: string) => void;
 }) {
-  const { form, custom, save, update, dirty, existingKeys, mayAddField, formError } =
-    useContactEdit(accountId, contact, onRenamed);
+  const {
+    form,
+    custom,
+    save,
+    update,
+    dirty,
+    existingKeys,
+    notStored,
+    knownFields,
+    mayAddField,
+    formError,
+  } = useContactEdit(accountId, contact, onRenamed);
   const id = useId();
   const errors = form.formState.errors;
   const showCcid = contact.ccid != null;
@@ -59,7 +69,12 @@ export function ContactForm({
             <div className="field-row" key={row.id}>
               <FormField id={keyId} label="Field" {...errorOf('The field name', keyError)}>
                 {(control) => (
-                  <input {...control} readOnly={known} {...form.register(`custom.${index}.key`)} />
+                  <input
+                    {...control}
+                    readOnly={known}
+                    list={known ? undefined : `${id}-known-fields`}
+                    {...form.register(`custom.${index}.key`)}
+                  />
                 )}
               </FormField>
               <FormField id={valueId} label="Value">
@@ -78,6 +93,11 @@ export function ContactForm({
             </div>
           );
         })}
+        <datalist id={`${id}-known-fields`}>
+          {knownFields.map((key) => (
+            <option key={key} value={key} />
+          ))}
+        </datalist>
         {mayAddField && (
           <button
             type="button"
@@ -97,7 +117,7 @@ export function ContactForm({
         <button type="submit" className="button primary" disabled={update.isPending || !dirty}>
           {update.isPending ? 'Saving…' : 'Save changes'}
         </button>
-        {update.isSuccess && !dirty && (
+        {update.isSuccess && !dirty && notStored.length === 0 && (
           <p role="status" className="summary">
             Saved.
           </p>

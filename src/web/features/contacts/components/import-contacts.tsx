@@ -12,6 +12,7 @@ import {
   TARGET_LABELS,
   describeImport,
   mapRows,
+  unknownCustomColumns,
   rejectedRowsCsv,
   type ColumnTarget,
   type MapOptions,
@@ -93,6 +94,7 @@ function ImportJob({
         }
         onClose={onDone}
       />
+      <NotStored counts={step.counts.notStored} />
       {over && rejected.length > 0 && <RowErrors rows={rejected} />}
     </>
   );
@@ -195,6 +197,9 @@ function MappingForm({
 }) {
   const id = useId();
   const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
+  // Columns sent as custom fields the account is not known to have (lib/custom-field-queries.ts):
+  // the server may ignore them (X-Ignored-Fields), so the preview says so before anything is sent.
+  const unknown = unknownCustomColumns(table.header, mapping, options.customFields ?? []);
   return (
     <div className="stack contact-page">
       <section className="stack" aria-labelledby={`${id}-map`}>
@@ -231,6 +236,11 @@ function MappingForm({
                         </option>
                       ))}
                     </select>
+                    {unknown.includes(name) && (
+                      <p className="field-error">
+                        Not a custom field the account is known to have.
+                      </p>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -263,6 +273,17 @@ function MappingForm({
         <p role="status">
           {valid.length} rows ready to import; {invalid.length} with errors (not imported).
         </p>
+        {unknown.length > 0 && (
+          <p className="notice warning">
+            {unknown.map((name) => `“${name}”`).join(', ')} {unknown.length === 1 ? 'is' : 'are'}{' '}
+            not among the custom fields the account is known to have
+            {options.customFields?.length
+              ? ` (${options.customFields.join(', ')})`
+              : ' (none is known: the account has no contact showing one)'}
+            : the server may not store {unknown.length === 1 ? 'it' : 'them'}, and the import will
+            say so if it does not.
+          </p>
+        )}
         {invalid.length > 0 && <RowErrors rows={invalid} />}
         {valid.length > 0 && (
           <div className="table-scroll">
@@ -323,6 +344,24 @@ function ErrorList({ children }: { children: ReactNode }) {
   return (
     <div className="error-message">
       <ul aria-label="Rows with errors">{children}</ul>
+    </div>
+  );
+}
+
+/** The fields the server named as not stored (X-Ignored-Fields), never counted as imported. */
+function NotStored({ counts }: { counts: Record<string, number> }) {
+  const fields = Object.entries(counts);
+  if (fields.length === 0) return null;
+  return (
+    <div className="notice warning" role="alert">
+      <p>The server did not store some of the columns (it named them in X-Ignored-Fields):</p>
+      <ul>
+        {fields.map(([name, rows]) => (
+          <li key={name}>
+            “{name}” on {rows} {rows === 1 ? 'row' : 'rows'}: not a field the account has.
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

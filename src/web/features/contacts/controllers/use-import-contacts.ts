@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { reportingApi } from '../../../lib/ignored-fields.ts';
 import { describeError } from '../../../lib/api-error-message.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
 import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
@@ -64,9 +65,17 @@ export function useImportContacts(accountId: AccountId) {
 
   async function start(table: Table, mapping: ColumnTarget[]) {
     const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
-    const api = apiFor(accountId);
-    const counts: ImportCounts = { created: 0, skipped: 0, merged: 0 };
-    const job = await startJob.start(valid, (row) => importRow(api, row.body, existing, counts), {
+    const counts: ImportCounts = { created: 0, skipped: 0, merged: 0, notStored: {} };
+    // Each row with its own client: what the server did not store is counted per field.
+    const importOne = async (row: ValidRow) => {
+      const { api, ignored } = reportingApi(accountId);
+      try {
+        await importRow(api, row.body, existing, counts);
+      } finally {
+        for (const name of ignored()) counts.notStored[name] = (counts.notStored[name] ?? 0) + 1;
+      }
+    };
+    const job = await startJob.start(valid, importOne, {
       describe: describeError,
     });
     if (!job) return;

@@ -46,6 +46,21 @@ function customFieldNamed(column: string, customFields: readonly string[]): stri
   return customFields.find((field) => field.toLowerCase() === wanted);
 }
 
+/**
+ * The columns mapped to a custom field that is not among `customFields` (the fields the account is
+ * known to have): the server may not store them (X-Ignored-Fields).
+ */
+export function unknownCustomColumns(
+  header: readonly string[],
+  mapping: readonly ColumnTarget[],
+  customFields: readonly string[],
+): string[] {
+  return header.filter(
+    (name, column) =>
+      mapping[column] === 'custom' && customFieldNamed(name, customFields) === undefined,
+  );
+}
+
 export interface MapOptions {
   /** The account's custom fields: a column mapped to one is sent under the field's own spelling. */
   customFields?: readonly string[];

@@ -15,6 +15,7 @@ import {
   toFormValues,
 } from '../model/list-form.ts';
 import { SECTIONS, type SectionId } from '../model/sections.ts';
+import { NOT_STORED } from '../../../lib/ignored-fields.ts';
 
 /**
  * The list settings page's controller (logic apart from the view, as react-admin's ra-core does):
@@ -75,13 +76,15 @@ export function useListSettingsEdit(accountId: AccountId, list: List) {
     )(event);
 
   const save = () => {
-    const sent = changedFields(initial, form.getValues());
+    const values = form.getValues();
+    const sent = changedFields(initial, values);
     updateList.mutate(
       { name: list.name, changes: sent },
       {
-        onSuccess: (updated) => {
+        onSuccess: ({ list: updated, ignored }) => {
           setReview(false);
-          setSaved(true);
+          const notStored = ignored.filter((name) => name in sent);
+          setSaved(notStored.length === 0);
           if (updated.name !== list.name) {
             // A new address: the page for the new name starts afresh (its key changes).
             leaving.current = true;
@@ -89,6 +92,13 @@ export function useListSettingsEdit(accountId: AccountId, list: List) {
             return;
           }
           form.reset(toFormValues(updated));
+          // Never "saved" for a field the server did not store: it stays changed, and says so.
+          for (const name of notStored) {
+            const field = LIST_SERVER_FIELDS.find((known) => known === name);
+            if (!field) continue;
+            form.setValue(field, values[field], { shouldDirty: true });
+            form.setError(field, { type: 'server', message: NOT_STORED });
+          }
         },
         onError: (error) => {
           setReview(false);
