@@ -8,6 +8,7 @@ import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
+import { confinedLists } from '../../../lib/powers.ts';
 import { useContactsPage, type ContactsView } from '../controllers/use-contacts-page.ts';
 import {
   PAGE_SIZES,
@@ -51,7 +52,8 @@ function useUrlValue<T>(value: T, apply: (next: T) => void, delay: number) {
  */
 export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
   const [params, setParams] = useSearchParams();
-  const { may } = usePermissions();
+  const powers = usePermissions();
+  const { may } = powers;
   const state = readContactSearch(params);
   const contacts = useContactsPage(accountId, state);
 
@@ -87,6 +89,7 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
     });
 
   const ids = { search: useId(), email: useId(), orphans: useId() };
+  const confined = confinedLists(powers);
   const pages = contacts.data?.pages ?? 1;
   const filtered = Boolean(
     state.search.trim() || state.email.trim() || state.list || state.orphans,
@@ -94,6 +97,12 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
 
   return (
     <>
+      {confined && (
+        <p className="hint">
+          You are limited to {confined.join(', ')} (limit_lists): you see their members, and of each
+          contact only those lists; the others are not shown to you.
+        </p>
+      )}
       <div className="toolbar">
         <form
           className="inline-form"
@@ -128,16 +137,18 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
             value={state.list}
             onChange={(list) => update({ list, orphans: false })}
           />
-          <div className="checkbox-field">
-            <input
-              id={ids.orphans}
-              type="checkbox"
-              disabled={state.list !== ''}
-              checked={orphans}
-              onChange={(event) => setOrphans(event.target.checked)}
-            />
-            <label htmlFor={ids.orphans}>Only contacts on no list</label>
-          </div>
+          {confined === null && (
+            <div className="checkbox-field">
+              <input
+                id={ids.orphans}
+                type="checkbox"
+                disabled={state.list !== ''}
+                checked={orphans}
+                onChange={(event) => setOrphans(event.target.checked)}
+              />
+              <label htmlFor={ids.orphans}>Only contacts on no list</label>
+            </div>
+          )}
           <PageSizeSelect sizes={PAGE_SIZES} value={limit} onChange={setLimit} />
         </form>
         <div className="actions">
