@@ -44,7 +44,9 @@ const pageCeilingBytes: Record<string, number> = {
   // API) and a message's HTML tab loads the sanitizer when it shows.
   'shell + accounts-administrators': pageJsBudgetBytes,
   'shell + administrators': pageJsBudgetBytes,
-  'shell + held': pageJsBudgetBytes,
+  // +0.3 kB at most: undo, the bulk count, the sender rule's offer (issue 27 item 3) and the
+  // shell's Account link (item 5).
+  'shell + held': 150_300,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
@@ -64,14 +66,16 @@ const pageCeilingBytes: Record<string, number> = {
   // +0.5 since the new-contact form and the contact page share their inputs and the membership
   // mutations are written once (issue 27 item 7): modules two pages share load as a chunk of
   // their own.
-  'shell + contact-new': 163_200,
+  // +0.3 for the shell's Held count loader and Account link (issue 27 items 3 and 5).
+  'shell + contact-new': 163_500,
   // +0.5 for the focus that stays in the addresses table when one is deleted
   // (lib/focus-after-removal.ts); +0.4 for the shared inputs and membership mutations as above;
   // +0.9 for saying on the field what the server did not store (X-Ignored-Fields) and offering
   // the custom fields the account is known to have (issue 27 item 1).
-  'shell + contact': 168_500,
-  // +0.4 for saying on the field what the server did not store (issue 27 item 1).
-  'shell + list-settings': 172_600,
+  'shell + contact': 168_800,
+  // +0.4 for saying on the field what the server did not store (issue 27 item 1); +0.3 for the
+  // shell's Account link (item 5).
+  'shell + list-settings': 172_900,
   'shell + message-new': 164_600,
 };
 

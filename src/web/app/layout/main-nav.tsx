@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { NavLink } from 'react-router';
 import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.ts';
 import type { AccountId } from '../../lib/api-client.ts';
+import { usePermissions } from '../../lib/permissions.ts';
 
 // The held queue's reader (and the contract's schemas with it) loads after the shell's first
 // paint: the shell itself reads nothing of the queue (bench/bundle-size.ts, the shell's budget).
@@ -30,6 +31,12 @@ export function MainNav({
   sections: readonly Section[];
 }) {
   const target = accountId ?? (global ? lastAccount() : null);
+  // Spec §2.6 general_settings: the account's own settings (an operator has Accounts instead).
+  const powers = usePermissions();
+  const ownAccount =
+    !global &&
+    powers.known &&
+    (powers.permissions.has('superadmin') || powers.permissions.has('general_settings'));
   return (
     <nav aria-label="Main" className="app-nav">
       <ul>
@@ -47,6 +54,13 @@ export function MainNav({
               </NavLink>
             </li>
           ))}
+        {ownAccount && (
+          <li>
+            <NavLink to="/account" end>
+              Account
+            </NavLink>
+          </li>
+        )}
         {global && (
           <li>
             <NavLink to="/accounts" end>

@@ -13,7 +13,10 @@ import { senderNotice } from '../../../../../api/posting-policy/notice.ts';
 import type { PostingDecision } from '../../../../../api/posting-policy/types.ts';
 import { EmailAddress } from '../../../../../api/primitives.ts';
 import { describeError } from '../../../../lib/api-error-message.ts';
-import type { AccountId } from '../../../../lib/api-client.ts';
+import { apiFor, type AccountId } from '../../../../lib/api-client.ts';
+import { usePermissions } from '../../../../lib/permissions.ts';
+import { permissionsFor } from '../../../../lib/powers.ts';
+import { rootKeys } from '../../../../lib/query-keys.ts';
 import { senderLookupQuery } from '../../api/sender-lookup.ts';
 import { MESSAGE_REJECTION_CHOICES } from '../../model/choices.ts';
 import type { ListSettingsValues } from '../../model/list-form.ts';
@@ -90,6 +93,23 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
     ASSUMED_ACCOUNT_DEFAULTS.notify_approval,
   );
   const [senderError, setSenderError] = useState<string | null>(null);
+  // The account's defaults (spec §2.7), read where the person may (an operator: spec §4.7 is
+  // for global keys with `account`); the choices below start from them.
+  const { may, known, ...powers } = usePermissions();
+  const readsAccount = known && 'global' in powers && powers.global && may('accounts.get');
+  const account = useQuery({
+    queryKey: rootKeys.account(accountId ?? ''),
+    queryFn: ({ signal }) =>
+      apiFor(null).call('accounts.get', { params: { id: accountId ?? '' }, signal }),
+    enabled: readsAccount && accountId !== null,
+  });
+  const [fromAccount, setFromAccount] = useState(false);
+  if (account.data && !fromAccount) {
+    setFromAccount(true);
+    const read = account.data as Record<string, unknown>;
+    if (typeof read.notify_approval === 'number') setAccountNotify(read.notify_approval);
+    if (typeof read.message_rejections === 'number') setAccountRejections(read.message_rejections);
+  }
   const lookup = useQuery({
     ...senderLookupQuery(accountId, tried ?? ''),
     enabled: tried !== null,
@@ -236,9 +256,14 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
       {(settings.message_rejections === null || settings.notify_approval === null) && (
         <fieldset className="stack">
           <legend>The account’s defaults</legend>
-          <p className="hint">
-            This list uses the account’s default for some settings, which this page cannot read.
-            Choose the account’s value to see what follows from it.
+          <p className="hint" aria-live="polite">
+            {!readsAccount || accountId === null
+              ? `This list uses the account’s default for some settings, which you may not read: an account’s settings need the ${permissionsFor('accounts.get')} permission with a global key (an operator’s, spec §4.7). Choose the account’s value to see what follows from it.`
+              : account.isPending
+                ? 'Reading the account’s defaults…'
+                : account.isError
+                  ? `The account’s defaults could not be read (${describeError(account.error)}). Choose the account’s value to see what follows from it.`
+                  : 'This list uses the account’s default for some settings: read from the account below; change them to try another value.'}
           </p>
           {settings.message_rejections === null && (
             <FormField id={ids.rejections} label="The account’s default for messages not permitted">
