@@ -8,6 +8,7 @@ import { findContacts, useCreateMember } from '../api/member-mutations.ts';
 import { useCreateMembership } from '../../../lib/membership-mutations.ts';
 import { membershipOf } from '../../../lib/list-member-pages.ts';
 import { FormField } from '../../../components/form/form-field.tsx';
+import { Link } from 'react-router';
 
 function nameOf(contact: Contact): string {
   return [contact.firstname, contact.surname].filter(Boolean).join(' ');
@@ -25,7 +26,8 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
   );
   const [searchError, setSearchError] = useState<unknown>(null);
   const [searching, setSearching] = useState(false);
-  const [added, setAdded] = useState('');
+  // Who was just added, with a link to them: the members page may show them on another page.
+  const [added, setAdded] = useState<{ who: string; ref: string } | null>(null);
   const add = useCreateMembership(accountId);
   const create = useCreateMember(accountId, list);
   // A new address needs a new contact: a membership-only key adds existing contacts alone.
@@ -42,7 +44,7 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
     if (!term) return;
     setSearching(true);
     setSearchError(null);
-    setAdded('');
+    setAdded(null);
     try {
       const page = await findContacts(accountId, term);
       setFound({ search: term, contacts: page.data, count: page.count });
@@ -53,8 +55,8 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
     }
   }
 
-  const done = (who: string) => {
-    setAdded(`${who} is now a member of ${list}.`);
+  const done = (who: string, ref: string | number) => {
+    setAdded({ who, ref: String(ref) });
     setFound(null);
     setText('');
   };
@@ -88,7 +90,10 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
       </form>
       {added && (
         <p className="summary" role="status">
-          {added}
+          <Link to={`../../../contacts/${encodeURIComponent(added.ref)}`} relative="path">
+            {added.who}
+          </Link>{' '}
+          is now a member of {list}.
         </p>
       )}
       {searchError !== null && <ErrorMessage error={searchError} />}
@@ -127,7 +132,8 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
                           add.mutate(
                             { contact: contact.emails[0]?.contact ?? contact.id, list },
                             {
-                              onSuccess: () => done(label),
+                              onSuccess: () =>
+                                done(label, contact.emails[0]?.contact ?? contact.id),
                             },
                           )
                         }
@@ -146,7 +152,11 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
                 type="button"
                 className="button primary"
                 disabled={create.isPending}
-                onClick={() => create.mutate(search, { onSuccess: () => done(search) })}
+                onClick={() =>
+                  create.mutate(search, {
+                    onSuccess: (contact) => done(search, contact.emails[0]?.contact ?? contact.id),
+                  })
+                }
               >
                 {create.isPending ? 'Creating…' : `Create a contact for ${search} and add it`}
               </button>

@@ -103,9 +103,14 @@ export function MembersTable({
   const mayEdit = may('membership.update');
   const remove = useDeleteMembership(accountId);
   const [removing, setRemoving] = useState<Row | null>(null);
+  // Said once done (issue 27 item 6): the row leaves, and the page says whom it was.
+  const [removed, setRemoved] = useState('');
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(rowKey(row)));
   return (
     <>
+      <p role="status" className="summary">
+        {removed}
+      </p>
       <table className="members-table" ref={keepFocusWhenRowsGo}>
         <thead>
           <tr>
@@ -195,7 +200,12 @@ export function MembersTable({
         onClose={() => setRemoving(null)}
         onConfirm={() => {
           if (removing)
-            remove.mutate(removing.membership.id, { onSuccess: () => setRemoving(null) });
+            remove.mutate(removing.membership.id, {
+              onSuccess: () => {
+                setRemoved(`${memberName(removing)} was removed from ${list}.`);
+                setRemoving(null);
+              },
+            });
         }}
       >
         <p>

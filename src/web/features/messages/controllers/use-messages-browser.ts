@@ -88,11 +88,16 @@ export function useMessagesBrowser(accountId: AccountId) {
         currentMessage &&
         void navigate({ pathname: encodeURIComponent(messageKey(currentMessage)), search }),
     },
-    {
-      keys: ['Delete'],
-      description: 'Delete the message (asks first)',
-      run: () => currentMessage && setDeleting(currentMessage),
-    },
+    // Only to whom may delete (issue 27 item 6: the help lists what the person may use).
+    ...(may('messages.delete')
+      ? [
+          {
+            keys: ['Delete'],
+            description: 'Delete the message (asks first)',
+            run: () => currentMessage && setDeleting(currentMessage),
+          },
+        ]
+      : []),
     {
       keys: ['x'],
       description: 'Select or unselect the message',
