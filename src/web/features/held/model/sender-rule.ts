@@ -66,21 +66,14 @@ export function senderRuleChange(
 
   const body: ListUpdate = {};
   const changes: SettingChange[] = [];
-  if (words(allowed) !== words(settings.restrict_post_allowed_emails)) {
-    body.restrict_post_allowed_emails = allowed;
-    changes.push({
-      setting: 'restrict_post_allowed_emails',
-      before: words(settings.restrict_post_allowed_emails),
-      after: words(allowed),
-    });
-  }
-  if (words(banned) !== words(settings.restrict_post_banned_emails)) {
-    body.restrict_post_banned_emails = banned;
-    changes.push({
-      setting: 'restrict_post_banned_emails',
-      before: words(settings.restrict_post_banned_emails),
-      after: words(banned),
-    });
+  const lists = [
+    ['restrict_post_allowed_emails', allowed],
+    ['restrict_post_banned_emails', banned],
+  ] as const;
+  for (const [setting, after] of lists) {
+    if (words(after) === words(settings[setting])) continue;
+    body[setting] = after;
+    changes.push({ setting, before: words(settings[setting]), after: words(after) });
   }
   if (moderate !== settings.moderate) {
     body.moderate = moderate;
