@@ -82,6 +82,8 @@ test('every request of a global key carries the account of the URL', async ({ pa
   );
   expect(accountScoped.map((url) => url.pathname).sort()).toEqual([
     '/api/2/contacts/',
+    // The navigation's Held count (issue 27 item 3).
+    '/api/2/held/',
     '/api/2/lists/',
     '/api/2/messages/',
     '/api/2/users/',
@@ -112,6 +114,19 @@ test('an account key never sees account URLs or the accounts page', async ({ pag
   await expect(page).toHaveURL(/\/contacts$/);
   await expect(page.getByRole('cell', { name: `Olga ${own.name}` })).toBeVisible();
   await expect(page.getByRole('cell', { name: `Otto ${other.name}` })).toHaveCount(0);
+  // Its superadmin finds the account's own settings instead (issue 27 item 5): the reference
+  // server keeps spec §4.7 to operators, and the page says so in words.
   await signInWithKey(page, own.key, { path: '/accounts' });
-  await expect(page).toHaveURL(/\/contacts$/);
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText(
+    'This server lets only an operator read and change',
+  );
+  await expect(page.getByRole('alert')).toContainText('Accounts are managed with a global key');
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Account', exact: true }),
+  ).toHaveAttribute('aria-current', 'page');
 });

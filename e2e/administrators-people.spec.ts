@@ -43,7 +43,9 @@ test('administrators: a person who can sign in, a key for a program, and your ow
   await create.getByLabel('Password (to sign in)').fill('too short');
   await create.getByRole('checkbox', { name: 'contact', exact: true }).check();
   await create.getByRole('button', { name: 'Create the administrator' }).click();
-  await expect(create.getByText('The password has at least 12 characters.')).toBeVisible();
+  await expect(
+    create.getByText('The password needs at least 12 characters (the rule for passwords).'),
+  ).toBeVisible();
   await create.getByLabel('Password (to sign in)').fill(PASSWORD);
   await create.getByRole('button', { name: 'Create the administrator' }).click();
   await expect(create).toBeHidden();

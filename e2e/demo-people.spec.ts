@@ -62,19 +62,23 @@ test('the demo moderator lands on Held and sees only her two lists, no contacts 
   expect(await label.evaluate((p) => p.scrollWidth - p.clientWidth), 'the name is cut').toBe(0);
 });
 
-test('the demo list-limited administrator lands on Contacts and sees only the community list', async ({
+test('the demo list-limited administrator lands on its list’s members and sees only the community list', async ({
   page,
   server,
 }) => {
   test.slow();
   await signInAs(page, server, 'community-admin@demo.example');
-  await expect(page).toHaveURL(/\/contacts$/);
+  // Issue 27 item 2: confined to community, it works in its members.
+  await expect(page).toHaveURL(/\/lists\/community\/members$/);
   await expect(page.getByRole('banner')).toContainText('Lee Lister');
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Contacts' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Held' })).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Messages' })).toHaveCount(0);
   await expect(nav.getByRole('link', { name: 'Administrators' })).toHaveCount(0);
+  // Its contacts are its list's members (the list filter offers only community).
+  await nav.getByRole('link', { name: 'Contacts' }).click();
+  await expect(page).toHaveURL(/\/contacts\?.*list=community/);
   await expect(page.getByRole('link', { name: 'New contact' })).toBeVisible();
 
   await nav.getByRole('link', { name: 'Lists' }).click();

@@ -105,6 +105,9 @@ test('held messages: counts per list, reasons, the sanitized frame; approved, re
   await expect(page.getByRole('button', { name: 'Approve selected (2)' })).toBeEnabled();
   const bulk = page.waitForRequest((request) => request.url().includes('/held/bulk/'));
   await page.keyboard.press('a');
+  // A bulk action says how many first (issue 27 item 3); Enter confirms.
+  await expect(page.getByRole('dialog', { name: 'Approve 2 messages?' })).toBeVisible();
+  await page.keyboard.press('Enter');
   expect((await bulk).postDataJSON()).toMatchObject({ action: 'approve' });
   await expect(status(page)).toHaveText('Approved 2 messages.');
   await expect(subjects(page)).toHaveText(['Last six']);
@@ -125,6 +128,7 @@ test('held messages: counts per list, reasons, the sanitized frame; approved, re
     .click();
   await expect(page.getByText('No message is held.')).toBeVisible();
   await expect(perList.getByRole('link')).toHaveText(['Every list (0)']);
+  await expect(status(page)).toHaveText('Discarded “Last six”.');
 
   const archive = (await account.api.messages.list()).data.map((m) => m.subject).sort();
   expect(archive).toEqual(['Bulk five', 'Bulk four', 'One for news']);

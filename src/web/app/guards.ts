@@ -46,9 +46,17 @@ export const requireGlobal: MiddlewareFunction = ({ request }) => {
   throw redirect(pathname.replace(/^\/a\/[^/]+/, '') || '/');
 };
 
-/** The accounts of a group (spec §4.7) are for global principals only. */
+/**
+ * The accounts of a group (spec §4.7): switching and creating them is an operator's (a global
+ * principal); an account's own principal finds its account's settings at `/account`.
+ */
 export const requireGlobalForAccounts: MiddlewareFunction = () => {
-  if (!isGlobal()) throw redirect('/');
+  if (!isGlobal()) throw redirect('/account');
+};
+
+/** `/account` is an account's own principal's; an operator has the accounts page. */
+export const requireAccountPrincipal: MiddlewareFunction = () => {
+  if (isGlobal()) throw redirect('/accounts');
 };
 
 /** `/contacts` and friends without an account: a global principal is sent to an account's page. */

@@ -1,14 +1,8 @@
 import { MutationCache, QueryCache, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { ApiError, RateLimitedError } from '../../api/errors.ts';
-import type { AccountId } from '../lib/api-client.ts';
+import { accountOf } from '../lib/query-keys.ts';
 import { clearRateLimits, reportRateLimit } from '../lib/rate-limit.ts';
 import { endSession, getSession, subscribeSession } from '../lib/session.ts';
-
-/** Every key starts with the account it was asked for (features/<resource>/api/*-queries.ts). */
-function accountOf(key: QueryKey | undefined): AccountId {
-  const first = key?.[0];
-  return typeof first === 'string' ? first : null;
-}
 
 /**
  * The one place that reacts to API errors app-wide: a 429 raises the rate-limit banner of the

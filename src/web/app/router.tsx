@@ -10,6 +10,7 @@ import { getSession, subscribeSession, type EndReason } from '../lib/session.ts'
 import {
   loadConfiguration,
   requireGlobal,
+  requireAccountPrincipal,
   requireGlobalForAccounts,
   requireOwnAccount,
   requireSession,
@@ -116,6 +117,13 @@ export function createAppRouter() {
           children: [
             { index: true, lazy: page(() => import('./routes/home.tsx')) },
             { middleware: [requireOwnAccount], children: sectionRoutes() },
+            {
+              // The account's own settings: an account's principal; an operator has Accounts.
+              path: 'account',
+              middleware: [requireAccountPrincipal],
+              lazy: page(() => import('./routes/account-settings.tsx')),
+              ErrorBoundary: RouteError,
+            },
             {
               path: 'accounts',
               middleware: [requireGlobalForAccounts],

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Dialog } from './dialog.tsx';
 import { ErrorMessage } from './error-message.tsx';
+import { FormField } from './form/form-field.tsx';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -59,17 +60,18 @@ function ConfirmForm({
     >
       {children}
       {typeToConfirm && (
-        <div className="field">
-          <label htmlFor={inputId}>{typeToConfirm.label}</label>
-          <input
-            id={inputId}
-            autoComplete="off"
-            spellCheck={false}
-            data-initial-focus
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-        </div>
+        <FormField id={inputId} label={<>{typeToConfirm.label}</>}>
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              spellCheck={false}
+              data-initial-focus
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+            />
+          )}
+        </FormField>
       )}
       {error !== null && error !== undefined && <ErrorMessage error={error} />}
       <div className="actions">

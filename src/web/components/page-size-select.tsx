@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FormField } from './form/form-field.tsx';
 
 /** "Per page": how many rows a table asks the server for at once (the sizes the spec allows). */
 export function PageSizeSelect<S extends number>({
@@ -12,21 +13,22 @@ export function PageSizeSelect<S extends number>({
 }) {
   const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>Per page</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) =>
-          onChange(sizes.find((size) => size === Number(event.target.value)) ?? value)
-        }
-      >
-        {sizes.map((size) => (
-          <option key={size} value={size}>
-            {size}
-          </option>
-        ))}
-      </select>
-    </div>
+    <FormField id={id} label="Per page">
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          onChange={(event) =>
+            onChange(sizes.find((size) => size === Number(event.target.value)) ?? value)
+          }
+        >
+          {sizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   );
 }

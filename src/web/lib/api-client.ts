@@ -18,6 +18,10 @@ export type AccountId = string | null;
 const fetchWithoutCookies: typeof fetch = (input, init) =>
   fetch(input, { ...init, credentials: 'omit' });
 
+/** How every request of the dashboard goes: through the gateway (its cookie), else cookieless. */
+export const dashboardFetch = (): typeof fetch =>
+  getConfig().gateway ? fetchThroughGateway : fetchWithoutCookies;
+
 /** A client against the configured server; `auth` is asked before each request. */
 export function createDashboardClient(
   auth: ApiClientOptions['auth'],
@@ -27,7 +31,7 @@ export function createDashboardClient(
     baseUrl: getConfig().apiBaseUrl,
     auth,
     accountId,
-    fetch: getConfig().gateway ? fetchThroughGateway : fetchWithoutCookies,
+    fetch: dashboardFetch(),
   });
 }
 

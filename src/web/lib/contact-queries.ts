@@ -2,14 +2,15 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Id } from '../../api/primitives.ts';
 import type { Contact, ContactQuery } from '../../api/schemas/contact.ts';
 import { apiFor, type AccountId } from './api-client.ts';
+import { rootKeys } from './query-keys.ts';
 
 /** Performance marks: a page of contacts arrived; the table painted it (`npm run bench`). */
 export const CONTACTS_DATA_MARK = 'contacts:data';
 export const CONTACTS_PAINT_MARK = 'contacts:painted';
 
-/** Spec §4.1. Keys: `[accountId, 'contacts', 'list' | 'detail', …]`. */
+/** Spec §4.1. Keys: `[accountId, 'contacts', 'list' | 'detail', …]` (lib/query-keys.ts). */
 export const contactQueries = {
-  all: (accountId: AccountId) => [accountId, 'contacts'] as const,
+  all: rootKeys.contacts,
   list: (accountId: AccountId, query: ContactQuery) =>
     queryOptions({
       queryKey: [...contactQueries.all(accountId), 'list', query] as const,

@@ -11,6 +11,14 @@ export function escapeFormula(cell: string): string {
 }
 
 /**
+ * The cell a `'` was put before by `escapeFormula`, as it was: the import reads back what the
+ * export wrote (`'=SUM(A1)` is `=SUM(A1)` again); a `'` before anything else is the cell's own.
+ */
+export function unescapeFormula(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/**
  * CSV as RFC 4180 writes it (commas, CRLF, quotes doubled where needed), every formula-like cell
  * escaped with a leading `'`: every file the dashboard offers may be opened in a spreadsheet.
  */

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { customFieldsOf } from '../../api/schemas/contact.ts';
 import { apiFor, type AccountId } from './api-client.ts';
+import { rootKeys } from './query-keys.ts';
 
 /**
  * The account's custom fields as far as the API shows them (for `limit_metadata`, spec §2.6). Spec
@@ -13,7 +14,7 @@ import { apiFor, type AccountId } from './api-client.ts';
 export const customFieldQueries = {
   known: (accountId: AccountId) =>
     queryOptions({
-      queryKey: [accountId, 'contacts', 'custom-fields'] as const,
+      queryKey: [...rootKeys.contacts(accountId), 'custom-fields'] as const,
       queryFn: async ({ signal }) => {
         const page = await apiFor(accountId).call('contacts.list', { query: { limit: 1 }, signal });
         const first = page.data[0];

@@ -1,12 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_LIMITS } from '../../api/constants.ts';
 import { apiFor, type AccountId } from './api-client.ts';
+import { listMembersKey } from './list-member-keys.ts';
 import {
   fetchAllMembers,
   fetchMembersPage,
-  idsOfPage,
-  knownMemberIds,
-  memberCountOf,
   type MemberList,
   type MemberSource,
   type MembersQuery,
@@ -24,23 +22,11 @@ function sourceFor(accountId: AccountId): MemberSource {
 
 const supportKey = (accountId: AccountId) => accountId ?? '';
 
-/**
- * A list's members, for the members page and the contacts page filtered by a list. Keys sit under
- * `[accountId, 'contacts']` so any contact or membership change anywhere refreshes them.
- */
+/** A list's members, for the members page (keys: listMembersKey). */
 export const listMemberQueries = {
   page: (accountId: AccountId, list: MemberList, query: MembersQuery) =>
     queryOptions({
-      // The page's ids are in the key: paging by ids reads other contacts once the list changed.
-      queryKey: [
-        accountId,
-        'contacts',
-        'members',
-        list.name,
-        query,
-        memberCountOf(list),
-        idsOfPage(knownMemberIds(list) ?? [], query.page, query.limit).join(','),
-      ] as const,
+      queryKey: listMembersKey(accountId, list, query),
       queryFn: ({ signal }) => readMembersPage(accountId, list, query, signal),
     }),
 };

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors.ts';
 import type { List } from '../../api/schemas/list.ts';
 import { apiFor, type AccountId } from './api-client.ts';
+import { rootKeys } from './query-keys.ts';
 
 /**
  * A list as the pages that show only how many members it has read it: its settings and
@@ -37,7 +38,11 @@ export async function readSummaries(
   if (countSupport.get(key) !== false) {
     try {
       const lists = await read(true);
-      if (lists.length > 0) countSupport.set(key, lists.every((list) => 'contacts_count' in list));
+      if (lists.length > 0)
+        countSupport.set(
+          key,
+          lists.every((list) => 'contacts_count' in list),
+        );
       return lists.map(summaryOf);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 400)) throw error;
@@ -74,7 +79,7 @@ export function withMemberIds(updated: List, cached: List | undefined): List | u
  * that pass them on as such (list settings, the contacts page filtered by a list).
  */
 export const listQueries = {
-  all: (accountId: AccountId) => [accountId, 'lists'] as const,
+  all: rootKeys.lists,
   list: (accountId: AccountId) =>
     queryOptions({
       queryKey: [...listQueries.all(accountId), 'list'] as const,

@@ -38,6 +38,14 @@ export function powersOf(caller: CallerInfo | undefined, global: boolean): Power
   };
 }
 
+/**
+ * Spec §2.6 limit_lists: the lists a confined principal works in (the first is where it lands),
+ * or null when it is not confined (or the server does not say).
+ */
+export function confinedLists(powers: Powers): readonly string[] | null {
+  return powers.known && powers.limitLists !== null ? powers.limitLists : null;
+}
+
 /** Whether the principal may call an operation (the contract's table; superadmin allows all). */
 export function mayCall(powers: Powers, operation: OperationName): boolean {
   if (!powers.known) return true;

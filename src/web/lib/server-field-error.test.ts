@@ -30,7 +30,10 @@ describe('serverFieldError', () => {
     const error = new ApiError(400, 'emails[1]: is already in use');
     expect(serverFieldError(error, ['emails'])?.field).toBe('emails');
     // The contract's path form, as the server refuses a pattern it cannot run (SECURITY.md 31).
-    const pattern = new ApiError(400, 'restrict_contact.1: uses a backreference, which the server does not run');
+    const pattern = new ApiError(
+      400,
+      'restrict_contact.1: uses a backreference, which the server does not run',
+    );
     expect(serverFieldError(pattern, ['restrict_contact'])).toEqual({
       field: 'restrict_contact',
       message: 'uses a backreference, which the server does not run',
@@ -43,5 +46,25 @@ describe('serverFieldError', () => {
     expect(
       serverFieldError(new RateLimitedError('firstname: x', new Date(), null), ['firstname']),
     ).toBeNull();
+  });
+});
+
+describe('serverFieldError: the answers that name no field', () => {
+  it('puts an address in use on the form’s addresses, naming it', () => {
+    const error = new ApiError(400, 'ann@example.org already belongs to contact 5');
+    expect(serverFieldError(error, ['firstname', 'emails'])).toEqual({
+      field: 'emails',
+      message: 'already belongs to another contact (5)',
+      address: 'ann@example.org',
+    });
+    expect(serverFieldError(error, ['email'])?.field).toBe('email');
+    expect(serverFieldError(error, ['firstname'])).toBeNull();
+  });
+
+  it('puts a taken ccid (409) on the ccid', () => {
+    const error = new ApiError(409, 'A contact with ccid c-1 already exists');
+    expect(serverFieldError(error, ['ccid'])?.field).toBe('ccid');
+    expect(serverFieldError(error, ['notes'])).toBeNull();
+    expect(serverFieldError(new ApiError(409, 'Another request took it'), ['ccid'])).toBeNull();
   });
 });

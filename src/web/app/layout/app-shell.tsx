@@ -47,9 +47,16 @@ function SignedInShell({ principal }: { principal: Principal }) {
   const powers = usePermissions();
   const section = sectionOf(pathname);
   const [helpOpen, setHelpOpen] = useState(false);
+  // Only what the person may use (issue 27 item 6): no `g u` without the Administrators page.
+  const open = openSections(powers).join(' ');
   const appShortcuts = useMemo(
-    () => SHORTCUTS.filter((shortcut) => principal.global || !shortcut.globalOnly),
-    [principal.global],
+    () =>
+      SHORTCUTS.filter(
+        (shortcut) =>
+          (principal.global || !shortcut.globalOnly) &&
+          (shortcut.action.kind !== 'section' || open.split(' ').includes(shortcut.action.section)),
+      ),
+    [principal.global, open],
   );
   const registered = usePageShortcutList();
   const pageShortcuts = useMemo(

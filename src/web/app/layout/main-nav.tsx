@@ -1,6 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { NavLink } from 'react-router';
 import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.ts';
 import type { AccountId } from '../../lib/api-client.ts';
+import { usePermissions } from '../../lib/permissions.ts';
+
+// The held queue's reader (and the contract's schemas with it) loads after the shell's first
+// paint: the shell itself reads nothing of the queue (bench/bundle-size.ts, the shell's budget).
+const HeldCount = lazy(() => import('./held-count.tsx').then((m) => ({ default: m.HeldCount })));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -25,6 +31,12 @@ export function MainNav({
   sections: readonly Section[];
 }) {
   const target = accountId ?? (global ? lastAccount() : null);
+  // Spec §2.6 general_settings: the account's own settings (an operator has Accounts instead).
+  const powers = usePermissions();
+  const ownAccount =
+    !global &&
+    powers.known &&
+    (powers.permissions.has('superadmin') || powers.permissions.has('general_settings'));
   return (
     <nav aria-label="Main" className="app-nav">
       <ul>
@@ -32,9 +44,23 @@ export function MainNav({
           .filter(({ section }) => open.includes(section))
           .map(({ section, label }) => (
             <li key={section}>
-              <NavLink to={sectionPath(target, section)}>{label}</NavLink>
+              <NavLink to={sectionPath(target, section)}>
+                {label}
+                {section === 'held' && (
+                  <Suspense fallback={null}>
+                    <HeldCount accountId={target} />
+                  </Suspense>
+                )}
+              </NavLink>
             </li>
           ))}
+        {ownAccount && (
+          <li>
+            <NavLink to="/account" end>
+              Account
+            </NavLink>
+          </li>
+        )}
         {global && (
           <li>
             <NavLink to="/accounts" end>

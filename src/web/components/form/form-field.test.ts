@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorOf, fieldErrorText } from './form-field.tsx';
+import { errorOf, fieldErrorText } from './field-error-text.ts';
 
 describe('fieldErrorText', () => {
   it("puts the label first for the contract's messages and leaves sentences whole", () => {

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { PAGE_LIMITS } from '../../../../api/constants.ts';
 import type { Id } from '../../../../api/primitives.ts';
+import { rootKeys } from '../../../lib/query-keys.ts';
 
 /** Spec §4.7 filters: only accounts holding that list, that username, that key description. */
 export interface AccountFilters {
@@ -19,7 +20,7 @@ const api = async () => (await import('../../../lib/api-client.ts')).apiFor(null
  * largest page the spec allows (§8); without filters both share one cache entry.
  */
 export const accountQueries = {
-  all: () => [null, 'accounts'] as const,
+  all: rootKeys.accounts,
   list: (filters: AccountFilters = {}) => {
     const query = { limit: PAGE_LIMITS.accounts.max, ...withoutBlanks(filters) };
     return queryOptions({
@@ -33,7 +34,7 @@ export const accountQueries = {
   /** Every §2.7 field of one account. */
   detail: (id: Id) =>
     queryOptions({
-      queryKey: [...accountQueries.all(), 'detail', String(id)] as const,
+      queryKey: rootKeys.account(id),
       queryFn: async ({ signal }) => (await api()).call('accounts.get', { params: { id }, signal }),
     }),
 };

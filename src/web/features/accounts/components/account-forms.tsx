@@ -2,7 +2,8 @@ import { useId } from 'react';
 import { SUBSCRIPTION_MODES } from '../../../../api/constants.ts';
 import type { AccountDetail } from '../../../../api/schemas/account.ts';
 import { FormActions } from '../../../components/form/form-actions.tsx';
-import { FieldError, FormField, errorOf } from '../../../components/form/form-field.tsx';
+import { FieldError, FormField } from '../../../components/form/form-field.tsx';
+import { errorOf } from '../../../components/form/field-error-text.ts';
 import { useAccountSettingsEdit, useNewAccount } from '../controllers/use-account-forms.ts';
 import {
   NOTIFY_APPROVAL_MEANINGS,

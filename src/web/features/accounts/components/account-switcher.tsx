@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../../components/error-message.tsx';
 import { sectionOf, sectionPath } from '../../../lib/account-scope.ts';
 import { accountQueries } from '../api/account-queries.ts';
 import { AccountButton, pendingAccountName } from './account-button.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 export interface AccountSwitcherProps {
   /** The account in the URL, if any. */
@@ -107,19 +108,20 @@ function AccountSearch({
 
   return (
     <>
-      <div className="field">
-        <label htmlFor={searchId}>Search accounts</label>
-        <input
-          id={searchId}
-          type="search"
-          data-initial-focus
-          autoComplete="off"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          onKeyDown={onSearchKeyDown}
-          aria-describedby={`${listId}-count`}
-        />
-      </div>
+      <FormField id={searchId} label="Search accounts">
+        {(control) => (
+          <input
+            {...control}
+            type="search"
+            data-initial-focus
+            autoComplete="off"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            onKeyDown={onSearchKeyDown}
+            aria-describedby={`${listId}-count`}
+          />
+        )}
+      </FormField>
       <p id={`${listId}-count`} className="hint" aria-live="polite">
         {found.length === 1 ? '1 account' : `${found.length} accounts`}. Arrow keys move through
         them; Enter opens one.

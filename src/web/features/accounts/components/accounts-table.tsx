@@ -13,6 +13,7 @@ import {
   EditAccountDialog,
   LazyCreateAccountForm,
 } from './account-dialogs.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 function matches(account: Account, search: string): boolean {
   const needle = search.trim().toLowerCase();
@@ -141,18 +142,15 @@ export function AccountsTable() {
       <details className="page-actions">
         <summary>Filters{filtered ? ' — applied' : ''}</summary>
         <form className="inline-form" onSubmit={applyFilters} aria-label="Account filters">
-          <div className="field">
-            <label htmlFor={`${id}-listname`}>Holding the list</label>
-            <input id={`${id}-listname`} name="listname" autoComplete="off" />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-username`}>With the administrator (username)</label>
-            <input id={`${id}-username`} name="username" type="email" autoComplete="off" />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-description`}>With the API key (description)</label>
-            <input id={`${id}-description`} name="description" autoComplete="off" />
-          </div>
+          <FormField id={`${id}-listname`} label="Holding the list">
+            {(control) => <input {...control} name="listname" autoComplete="off" />}
+          </FormField>
+          <FormField id={`${id}-username`} label="With the administrator (username)">
+            {(control) => <input {...control} name="username" type="email" autoComplete="off" />}
+          </FormField>
+          <FormField id={`${id}-description`} label="With the API key (description)">
+            {(control) => <input {...control} name="description" autoComplete="off" />}
+          </FormField>
           <button type="submit" className="button">
             Apply the filters
           </button>

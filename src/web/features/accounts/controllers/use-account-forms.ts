@@ -1,13 +1,10 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { AccountDetail } from '../../../../api/schemas/account.ts';
-import { useReportDirty, useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { useCreateAccount, useUpdateAccount } from '../api/account-mutations.ts';
 import {
   ACCOUNT_SETTINGS_FIELDS,
   AccountSettingsForm,
-  type AccountSettingsValues,
   NEW_ACCOUNT_FIELDS,
   NewAccountForm,
   knownTimeZones,
@@ -23,12 +20,12 @@ import {
  */
 export function useNewAccount(onDone: () => void, onDirtyChange: (dirty: boolean) => void) {
   const create = useCreateAccount();
-  const form = useForm<NewAccountForm>({
-    resolver: zodResolver(NewAccountForm),
+  const { form, serverErrors } = useKitForm({
+    schema: NewAccountForm,
     defaultValues: { name: '', description: '', domain: '', administrator: '' },
+    serverFields: NEW_ACCOUNT_FIELDS,
+    onDirtyChange,
   });
-  const serverErrors = useServerErrors(form, NEW_ACCOUNT_FIELDS);
-  useReportDirty(form.formState.isDirty, onDirtyChange);
   const submit = form.handleSubmit((values) => {
     serverErrors.clear();
     create.mutate(toAccountCreate(values), {
@@ -50,14 +47,14 @@ export function useAccountSettingsEdit(
   onDirtyChange: (dirty: boolean) => void,
 ) {
   const update = useUpdateAccount();
-  const form = useForm<AccountSettingsValues, unknown, AccountSettingsForm>({
-    resolver: zodResolver(AccountSettingsForm),
+  const { form, serverErrors } = useKitForm({
+    schema: AccountSettingsForm,
     defaultValues: settingsOf(account),
     // restrict_contact expressions are checked as they are typed.
     mode: 'onChange',
+    serverFields: ACCOUNT_SETTINGS_FIELDS,
+    onDirtyChange,
   });
-  const serverErrors = useServerErrors(form, ACCOUNT_SETTINGS_FIELDS);
-  useReportDirty(form.formState.isDirty, onDirtyChange);
   const [zones] = useState(knownTimeZones);
   const submit = form.handleSubmit((values) => {
     serverErrors.clear();

@@ -18,6 +18,7 @@ import {
 } from '../api/administrator-mutations.ts';
 import { formValuesOf, kindOf, toCreateInput, toUpdateInput } from '../model/administrator-form.ts';
 import { administratorName, isKey } from './administrator-name.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 /**
  * The form loads when a dialog first opens, or as its button is pointed at (issue 17 item 9): the
@@ -321,22 +322,23 @@ export function RetrieveKeyDialog({
             A new key is issued for {name}, with the same permissions. Keys retrieved earlier keep
             working until they expire.
           </p>
-          <div className="field">
-            <label htmlFor={`${id}-expiry`}>Expires after</label>
-            <select
-              id={`${id}-expiry`}
-              value={months}
-              data-initial-focus
-              onChange={(event) => setMonths(event.target.value)}
-            >
-              <option value="">Never</option>
-              {EXPIRY_MONTHS.map((m) => (
-                <option key={m} value={String(m)}>
-                  {m === 1 ? '1 month' : `${m} months`}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FormField id={`${id}-expiry`} label="Expires after">
+            {(control) => (
+              <select
+                {...control}
+                value={months}
+                data-initial-focus
+                onChange={(event) => setMonths(event.target.value)}
+              >
+                <option value="">Never</option>
+                {EXPIRY_MONTHS.map((m) => (
+                  <option key={m} value={String(m)}>
+                    {m === 1 ? '1 month' : `${m} months`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
           {retrieve.isError && <ErrorMessage error={retrieve.error} />}
           <div className="actions">
             <button type="submit" className="button primary" disabled={retrieve.isPending}>

@@ -1,9 +1,8 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useQuery } from '@tanstack/react-query';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { Permission } from '../../../../api/constants.ts';
 import { callerQueries } from '../../../lib/caller-queries.ts';
-import { useReportDirty, useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { LIMITS, limitsToKeep } from '../model/caller-bounds.ts';
 import {
@@ -35,12 +34,12 @@ export function useAdministratorForm({
   onDirtyChange: ((dirty: boolean) => void) | undefined;
 }) {
   const keep = limitsToKeep(usePermissions());
-  const form = useForm<AdministratorFormValues, unknown, AdministratorFormOutput>({
-    resolver: zodResolver(administratorFormSchema(kind)),
+  const { form, serverErrors } = useKitForm({
+    schema: administratorFormSchema(kind),
     defaultValues: withLimits(defaultValues, keep),
+    serverFields: ADMINISTRATOR_FORM_FIELDS,
+    onDirtyChange,
   });
-  const serverErrors = useServerErrors(form, ADMINISTRATOR_FORM_FIELDS);
-  useReportDirty(form.formState.isDirty, onDirtyChange);
 
   const fields = versionFields(kind);
   const permissions = useWatch({ control: form.control, name: 'permissions' });

@@ -84,7 +84,7 @@ export function administratorFormSchema(kind: AdministratorKind) {
       // Empty: no password is set (or the present one is kept).
       password: z.string().check(
         z.refine((v) => v === '' || v.length >= PASSWORD_MIN_LENGTH, {
-          message: `has at least ${String(PASSWORD_MIN_LENGTH)} characters`,
+          message: `needs at least ${String(PASSWORD_MIN_LENGTH)} characters (the rule for passwords)`,
         }),
       ),
       firstname: z.string(),

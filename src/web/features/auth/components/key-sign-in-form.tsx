@@ -48,6 +48,8 @@ export function KeySignInForm({ onSignedIn }: { onSignedIn: () => void }) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
+      {/* Written out, not the form kit's FormField: the sign-in page loads before the shell,
+          and FormField's chunk (vite.config.ts, page-kit) reads the shell's permissions. */}
       <div className="field">
         <label htmlFor={keyId}>API key</label>
         <input

@@ -1,18 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Id } from '../../../../api/primitives.ts';
-import type { ContactCreate, ContactUpdate } from '../../../../api/schemas/contact.ts';
+import type { ContactCreate } from '../../../../api/schemas/contact.ts';
 import type { EmailCreate, EmailUpdate } from '../../../../api/schemas/email.ts';
-import type { MembershipCreate, MembershipUpdate } from '../../../../api/schemas/membership.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
 
 /**
- * Mutation hooks of spec §4.1–4.3. Every one invalidates the account's contacts (a contact's
- * addresses and memberships are part of it); those touching memberships also its lists (a list's
- * `contacts`). Mutation keys start with the account so a 429 raises that account's banner.
+ * Mutation hooks of spec §4.1–4.2 (memberships: lib/membership-mutations.ts). Every one
+ * invalidates the account's contacts (a contact's addresses are part of it); those touching
+ * memberships also its lists (a list's `contacts`). Mutation keys start with the account so a 429
+ * raises that account's banner.
  */
-function useInvalidate(accountId: AccountId) {
+export function useInvalidate(accountId: AccountId) {
   const queryClient = useQueryClient();
   return (withLists: boolean) =>
     Promise.all([
@@ -28,16 +28,6 @@ export function useCreateContact(accountId: AccountId) {
     mutationKey: [accountId, 'contacts', 'create'],
     mutationFn: (input: ContactCreate) => apiFor(accountId).contacts.create(input),
     onSuccess: () => invalidate(true),
-  });
-}
-
-/** Sends only the fields given (spec §1 rule 6). */
-export function useUpdateContact(accountId: AccountId, contactId: Id) {
-  const invalidate = useInvalidate(accountId);
-  return useMutation({
-    mutationKey: [accountId, 'contacts', 'update', String(contactId)],
-    mutationFn: (input: ContactUpdate) => apiFor(accountId).contacts.update(contactId, input),
-    onSuccess: () => invalidate(false),
   });
 }
 
@@ -93,33 +83,5 @@ export function useDeleteEmail(accountId: AccountId) {
       }
       return invalidate(true);
     },
-  });
-}
-
-export function useCreateMembership(accountId: AccountId) {
-  const invalidate = useInvalidate(accountId);
-  return useMutation({
-    mutationKey: [accountId, 'membership', 'create'],
-    mutationFn: (input: MembershipCreate) => apiFor(accountId).membership.create(input),
-    onSuccess: () => invalidate(true),
-  });
-}
-
-export function useUpdateMembership(accountId: AccountId) {
-  const invalidate = useInvalidate(accountId);
-  return useMutation({
-    mutationKey: [accountId, 'membership', 'update'],
-    mutationFn: ({ id, input }: { id: Id; input: MembershipUpdate }) =>
-      apiFor(accountId).membership.update(id, input),
-    onSuccess: () => invalidate(false),
-  });
-}
-
-export function useDeleteMembership(accountId: AccountId) {
-  const invalidate = useInvalidate(accountId);
-  return useMutation({
-    mutationKey: [accountId, 'membership', 'delete'],
-    mutationFn: (membershipId: Id) => apiFor(accountId).membership.delete(membershipId),
-    onSuccess: () => invalidate(true),
   });
 }

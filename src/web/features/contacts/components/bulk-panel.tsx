@@ -22,6 +22,7 @@ import { useStartJob } from '../../../lib/start-job.ts';
 import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
 import { useJobState } from '../../../lib/use-job.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 type Step =
   | { step: 'choose' }
@@ -175,36 +176,34 @@ export function BulkPanel({
             <label htmlFor={`${id}-matching`}>All {matching} matching the search</label>
           </div>
         </fieldset>
-        <div className="field">
-          <label htmlFor={`${id}-action`}>Action</label>
-          <select
-            id={`${id}-action`}
-            value={kind}
-            onChange={(event) => setKind(event.target.value as BulkAction['kind'])}
-          >
-            {Object.entries(BULK_ACTION_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {needsList && (
-          <div className="field">
-            <label htmlFor={`${id}-list`}>List</label>
+        <FormField id={`${id}-action`} label="Action">
+          {(control) => (
             <select
-              id={`${id}-list`}
-              value={list}
-              onChange={(event) => setList(event.target.value)}
+              {...control}
+              value={kind}
+              onChange={(event) => setKind(event.target.value as BulkAction['kind'])}
             >
-              <option value="">Choose a list</option>
-              {lists.data?.map((l) => (
-                <option key={l.name} value={l.name}>
-                  {l.name}
+              {Object.entries(BULK_ACTION_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
                 </option>
               ))}
             </select>
-          </div>
+          )}
+        </FormField>
+        {needsList && (
+          <FormField id={`${id}-list`} label="List">
+            {(control) => (
+              <select {...control} value={list} onChange={(event) => setList(event.target.value)}>
+                <option value="">Choose a list</option>
+                {lists.data?.map((l) => (
+                  <option key={l.name} value={l.name}>
+                    {l.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
         )}
         <button
           type="submit"

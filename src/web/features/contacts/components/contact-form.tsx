@@ -1,17 +1,12 @@
 import { useId } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { FormField, errorOf } from '../../../components/form/form-field.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { errorOf } from '../../../components/form/field-error-text.ts';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { CONTACT_FIELDS, useContactEdit } from '../controllers/use-contact-edit.ts';
-
-const LABELS = {
-  firstname: 'First name',
-  surname: 'Surname',
-  notes: 'Notes',
-  ccid: 'Custom ID (ccid)',
-};
+import { useContactEdit } from '../controllers/use-contact-edit.ts';
+import { ContactTextInput, type ContactTextName } from './contact-inputs.tsx';
 
 /** Edits a contact's own fields; addresses and memberships have their own sections. */
 export function ContactForm({
@@ -24,22 +19,25 @@ export function ContactForm({
   /** The contact's API identifier changed (its ccid, spec §2.1). */
   onRenamed: (ref: string) => void;
 }) {
-  const { form, custom, save, update, dirty, existingKeys, mayAddField, formError } =
-    useContactEdit(accountId, contact, onRenamed);
+  const {
+    form,
+    custom,
+    save,
+    update,
+    dirty,
+    existingKeys,
+    notStored,
+    knownFields,
+    mayAddField,
+    formError,
+  } = useContactEdit(accountId, contact, onRenamed);
   const id = useId();
   const errors = form.formState.errors;
   const showCcid = contact.ccid != null;
 
-  const field = (name: (typeof CONTACT_FIELDS)[number], multiline = false) => (
-    <FormField id={`${id}-${name}`} label={LABELS[name]} {...errorOf(LABELS[name], errors[name])}>
-      {(control) =>
-        multiline ? (
-          <textarea rows={4} {...control} {...form.register(name)} />
-        ) : (
-          <input autoComplete="off" {...control} {...form.register(name)} />
-        )
-      }
-    </FormField>
+  const register = (name: ContactTextName) => form.register(name);
+  const field = (name: ContactTextName) => (
+    <ContactTextInput idPrefix={id} name={name} register={register} error={errors[name]} rows={4} />
   );
 
   return (
@@ -58,7 +56,7 @@ export function ContactForm({
         {field('surname')}
       </div>
       {showCcid && field('ccid')}
-      {field('notes', true)}
+      {field('notes')}
       <fieldset className="custom-fields">
         <legend>Custom fields</legend>
         {custom.fields.length === 0 && <p className="summary">No custom fields.</p>}
@@ -71,7 +69,12 @@ export function ContactForm({
             <div className="field-row" key={row.id}>
               <FormField id={keyId} label="Field" {...errorOf('The field name', keyError)}>
                 {(control) => (
-                  <input {...control} readOnly={known} {...form.register(`custom.${index}.key`)} />
+                  <input
+                    {...control}
+                    readOnly={known}
+                    list={known ? undefined : `${id}-known-fields`}
+                    {...form.register(`custom.${index}.key`)}
+                  />
                 )}
               </FormField>
               <FormField id={valueId} label="Value">
@@ -90,6 +93,11 @@ export function ContactForm({
             </div>
           );
         })}
+        <datalist id={`${id}-known-fields`}>
+          {knownFields.map((key) => (
+            <option key={key} value={key} />
+          ))}
+        </datalist>
         {mayAddField && (
           <button
             type="button"
@@ -109,7 +117,7 @@ export function ContactForm({
         <button type="submit" className="button primary" disabled={update.isPending || !dirty}>
           {update.isPending ? 'Saving…' : 'Save changes'}
         </button>
-        {update.isSuccess && !dirty && (
+        {update.isSuccess && !dirty && notStored.length === 0 && (
           <p role="status" className="summary">
             Saved.
           </p>

@@ -8,6 +8,7 @@ import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
+import { confinedLists } from '../../../lib/powers.ts';
 import { useContactsPage, type ContactsView } from '../controllers/use-contacts-page.ts';
 import {
   PAGE_SIZES,
@@ -20,6 +21,7 @@ import { BulkPanel } from './bulk-panel.tsx';
 import { ContactsTable, selectionKey } from './contacts-table.tsx';
 import { ExportContactsButton } from './export-contacts-button.tsx';
 import { ListFilter } from './list-filter.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 const TYPING_DELAY_MS = 300;
 
@@ -50,7 +52,8 @@ function useUrlValue<T>(value: T, apply: (next: T) => void, delay: number) {
  */
 export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
   const [params, setParams] = useSearchParams();
-  const { may } = usePermissions();
+  const powers = usePermissions();
+  const { may } = powers;
   const state = readContactSearch(params);
   const contacts = useContactsPage(accountId, state);
 
@@ -86,6 +89,7 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
     });
 
   const ids = { search: useId(), email: useId(), orphans: useId() };
+  const confined = confinedLists(powers);
   const pages = contacts.data?.pages ?? 1;
   const filtered = Boolean(
     state.search.trim() || state.email.trim() || state.list || state.orphans,
@@ -93,6 +97,12 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
 
   return (
     <>
+      {confined && (
+        <p className="hint">
+          You are limited to {confined.join(', ')} (limit_lists): you see their members, and of each
+          contact only those lists; the others are not shown to you.
+        </p>
+      )}
       <div className="toolbar">
         <form
           className="inline-form"
@@ -100,41 +110,45 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
           aria-label="Find contacts"
           onSubmit={(event) => event.preventDefault()}
         >
-          <div className="field">
-            <label htmlFor={ids.search}>Search contacts</label>
-            <input
-              id={ids.search}
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.email}>With the address</label>
-            <input
-              id={ids.email}
-              type="search"
-              inputMode="email"
-              autoComplete="off"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
+          <FormField id={ids.search} label="Search contacts">
+            {(control) => (
+              <input
+                {...control}
+                type="search"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField id={ids.email} label="With the address">
+            {(control) => (
+              <input
+                {...control}
+                type="search"
+                inputMode="email"
+                autoComplete="off"
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            )}
+          </FormField>
           <ListFilter
             accountId={accountId}
             value={state.list}
             onChange={(list) => update({ list, orphans: false })}
           />
-          <div className="checkbox-field">
-            <input
-              id={ids.orphans}
-              type="checkbox"
-              disabled={state.list !== ''}
-              checked={orphans}
-              onChange={(event) => setOrphans(event.target.checked)}
-            />
-            <label htmlFor={ids.orphans}>Only contacts on no list</label>
-          </div>
+          {confined === null && (
+            <div className="checkbox-field">
+              <input
+                id={ids.orphans}
+                type="checkbox"
+                disabled={state.list !== ''}
+                checked={orphans}
+                onChange={(event) => setOrphans(event.target.checked)}
+              />
+              <label htmlFor={ids.orphans}>Only contacts on no list</label>
+            </div>
+          )}
           <PageSizeSelect sizes={PAGE_SIZES} value={limit} onChange={setLimit} />
         </form>
         <div className="actions">

@@ -2,6 +2,8 @@ import type { Id } from '../../../../api/primitives.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useDeleteContact } from '../api/contact-mutations.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
+import { confinedLists } from '../../../lib/powers.ts';
 
 /** Asks before deleting a contact (spec §4.1): its addresses and memberships go with it. */
 export function DeleteContactDialog({
@@ -20,6 +22,7 @@ export function DeleteContactDialog({
   onDeleted: () => void;
 }) {
   const remove = useDeleteContact(accountId);
+  const confined = confinedLists(usePermissions()) !== null;
   const close = () => {
     remove.reset();
     onClose();
@@ -38,6 +41,12 @@ export function DeleteContactDialog({
       }
     >
       <p>Its email addresses and list memberships are deleted with it. This cannot be undone.</p>
+      {confined && (
+        <p className="hint">
+          You are limited to some lists (limit_lists): if the contact is also on a list you do not
+          see, the server refuses, and says so here.
+        </p>
+      )}
     </ConfirmDialog>
   );
 }

@@ -1,19 +1,14 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import * as z from 'zod/mini';
-import { EmailCreate, type Email } from '../../../../api/schemas/email.ts';
+import type { Email } from '../../../../api/schemas/email.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { keepFocusWhenRowsGo } from '../../../lib/focus-after-removal.ts';
-import { useCreateEmail, useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
-import { FormField, errorOf } from '../../../components/form/form-field.tsx';
-import { useServerErrors } from '../../../lib/form-kit.ts';
-
-const NewAddress = z.pick(EmailCreate, { email: true, digest: true });
-type NewAddress = z.input<typeof NewAddress>;
+import { useDeleteEmail, useUpdateEmail } from '../api/contact-mutations.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { errorOf } from '../../../components/form/field-error-text.ts';
+import { useAddEmail } from '../controllers/use-add-email.ts';
 
 /** Spec §2.2 and §4.2: a contact's addresses, their digest and paused flags, and confirmation. */
 export function EmailsSection({
@@ -126,32 +121,15 @@ function AddEmailForm({
   accountId: AccountId;
   contactRef: string | number;
 }) {
-  const create = useCreateEmail(accountId);
-  const form = useForm<NewAddress>({
-    resolver: zodResolver(NewAddress),
-    defaultValues: { email: '', digest: false },
-  });
+  const { form, submit, pending, formError } = useAddEmail(accountId, contactRef);
   const id = useId();
-  const error = form.formState.errors.email;
-  const serverErrors = useServerErrors(form, ['email'] as const);
-  const onSubmit = form.handleSubmit((values) => {
-    serverErrors.clear();
-    create.mutate(
-      { ...values, contact: contactRef },
-      {
-        onSuccess: () => form.reset(),
-        onError: (err) => {
-          // The server's 409 names the address and its contact: a sentence of its own.
-          if (/already belongs to contact/.test(err.message))
-            form.setError('email', { type: 'server', message: err.message });
-          else serverErrors.place(err);
-        },
-      },
-    );
-  });
   return (
-    <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Add an address">
-      <FormField id={`${id}-email`} label="New address" {...errorOf('The address', error)}>
+    <form className="inline-form" onSubmit={submit} noValidate aria-label="Add an address">
+      <FormField
+        id={`${id}-email`}
+        label="New address"
+        {...errorOf('The address', form.formState.errors.email)}
+      >
         {(control) => (
           <input {...control} type="email" autoComplete="off" {...form.register('email')} />
         )}
@@ -160,10 +138,10 @@ function AddEmailForm({
         <input id={`${id}-digest`} type="checkbox" {...form.register('digest')} />
         <label htmlFor={`${id}-digest`}>Daily digest</label>
       </div>
-      <button type="submit" className="button" disabled={create.isPending}>
-        {create.isPending ? 'Adding…' : 'Add the address'}
+      <button type="submit" className="button" disabled={pending}>
+        {pending ? 'Adding…' : 'Add the address'}
       </button>
-      {serverErrors.formError !== null && <ErrorMessage error={serverErrors.formError} />}
+      {formError !== null && <ErrorMessage error={formError} />}
     </form>
   );
 }

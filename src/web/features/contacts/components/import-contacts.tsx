@@ -1,109 +1,38 @@
 import '../contacts.css';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { ErrorMessage } from '../../../components/error-message.tsx';
-import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { describeError } from '../../../lib/api-error-message.ts';
-import { listQueries } from '../../../lib/list-queries.ts';
-import { contactQueries } from '../../../lib/contact-queries.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
+import type { AccountId } from '../../../lib/api-client.ts';
 import { downloadText } from '../../../lib/csv.ts';
+import { useJobState } from '../../../lib/use-job.ts';
+import { useImportContacts, type Step, type Table } from '../controllers/use-import-contacts.ts';
 import {
   TARGET_LABELS,
   describeImport,
-  guessMapping,
   mapRows,
+  unknownCustomColumns,
   rejectedRowsCsv,
   type ColumnTarget,
   type MapOptions,
-  type ValidRow,
 } from '../lib/import-contacts.ts';
-import { importRow, type ExistingAddresses, type ImportCounts } from '../lib/import-row.ts';
-import type { Job } from '../../../lib/job-runner.ts';
-import { useStartJob } from '../../../lib/start-job.ts';
-import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
-import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard.tsx';
-import { useJobState } from '../../../lib/use-job.ts';
-import { useReachableLists } from '../../../lib/reach.ts';
-import { usePermissions } from '../../../lib/permissions.ts';
-
-interface Table {
-  header: string[];
-  rows: string[][];
-}
-
-type Step =
-  | { step: 'source' }
-  | { step: 'map'; table: Table; mapping: ColumnTarget[] }
-  | {
-      step: 'running';
-      table: Table;
-      rejected: { line: number; cells: string[]; message: string }[];
-      job: Job<ValidRow>;
-      counts: ImportCounts;
-    };
+import type { ExistingAddresses } from '../lib/import-row.ts';
 
 /** CSV import: paste or a file, map the columns, preview with errors, then a visible job. */
 export function ImportContacts({ accountId }: { accountId: AccountId }) {
-  const [step, setStep] = useState<Step>({ step: 'source' });
-  const startJob = useStartJob();
-  const [existing, setExisting] = useState<ExistingAddresses>('skip');
-  // The pasted CSV outlives the mapping step: "Back" finds it again (nothing typed is lost).
-  const [pasted, setPasted] = useState('');
-  const queryClient = useQueryClient();
-  // Custom fields map by name on their own; rows naming a list the account lacks are flagged.
-  const customFields = useQuery(customFieldQueries.known(accountId));
-  const lists = useReachableLists(accountId);
-  // Spec §2.6 limit_metadata: values for a custom field outside the limit are flagged too.
-  const powers = usePermissions();
-  const fieldLimit = powers.known ? powers.limitMetadata : null;
-  const options = useMemo<MapOptions>(
-    () => ({
-      customFields: customFields.data ?? [],
-      knownLists: lists.data ? new Set(lists.data.map((list) => list.name)) : undefined,
-      writableField: (key) => fieldLimit === null || fieldLimit.includes(key),
-    }),
-    [customFields.data, lists.data, fieldLimit],
-  );
-
-  async function start(table: Table, mapping: ColumnTarget[]) {
-    const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
-    const api = apiFor(accountId);
-    const counts: ImportCounts = { created: 0, skipped: 0, merged: 0 };
-    const job = await startJob.start(valid, (row) => importRow(api, row.body, existing, counts), {
-      describe: describeError,
-    });
-    if (!job) return;
-    setStep({ step: 'running', table, rejected: invalid, job, counts });
-    void job.finished.then(() =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: contactQueries.all(accountId) }),
-        queryClient.invalidateQueries({ queryKey: listQueries.all(accountId) }),
-      ]),
-    );
-  }
-
-  // Pasted or read but not imported yet: leaving asks first.
+  const importer = useImportContacts(accountId);
+  const { step } = importer;
   const guard = (
     <UnsavedChangesGuard
-      dirty={step.step === 'map' || (step.step === 'source' && pasted.trim() !== '')}
+      dirty={importer.dirty}
       description="The CSV you pasted or read is not imported yet. If you leave, it is lost."
     />
   );
   if (step.step === 'source')
     return (
       <>
-        <SourceForm
-          text={pasted}
-          setText={setPasted}
-          onRead={(table) =>
-            setStep({
-              step: 'map',
-              table,
-              mapping: guessMapping(table.header, options.customFields),
-            })
-          }
-        />
+        <SourceForm text={importer.pasted} setText={importer.setPasted} onRead={importer.read} />
         {guard}
       </>
     );
@@ -111,28 +40,20 @@ export function ImportContacts({ accountId }: { accountId: AccountId }) {
     return (
       <>
         {guard}
-        {startJob.loadError && <ErrorMessage error={startJob.loadError} />}
+        {importer.loadError && <ErrorMessage error={importer.loadError} />}
         <MappingForm
           table={step.table}
           mapping={step.mapping}
-          options={options}
-          existing={existing}
-          onExisting={setExisting}
-          onMapping={(mapping) => setStep({ ...step, mapping })}
-          onBack={() => setStep({ step: 'source' })}
-          onStart={() => void start(step.table, step.mapping)}
+          options={importer.options}
+          existing={importer.existing}
+          onExisting={importer.setExisting}
+          onMapping={importer.remap}
+          onBack={importer.back}
+          onStart={importer.start}
         />
       </>
     );
-  return (
-    <ImportJob
-      step={step}
-      onDone={() => {
-        setPasted('');
-        setStep({ step: 'source' });
-      }}
-    />
-  );
+  return <ImportJob step={step} onDone={importer.done} />;
 }
 
 function ImportJob({
@@ -173,6 +94,7 @@ function ImportJob({
         }
         onClose={onDone}
       />
+      <NotStored counts={step.counts.notStored} />
       {over && rejected.length > 0 && <RowErrors rows={rejected} />}
     </>
   );
@@ -213,32 +135,33 @@ function SourceForm({
         void read(text);
       }}
     >
-      <div className="field">
-        <label htmlFor={`${id}-file`}>A CSV file</label>
-        <input
-          id={`${id}-file`}
-          type="file"
-          accept=".csv,.txt,text/csv"
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            if (file) void file.text().then(read);
-          }}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-text`}>Or paste CSV</label>
-        <textarea
-          id={`${id}-text`}
-          rows={8}
-          value={text}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => setText(event.target.value)}
-        />
-        <p id={`${id}-hint`} className="hint">
-          The first row names the columns; columns may be separated by “,” or “;”. Several addresses
-          or lists in one cell are separated by “;” (in a “;”-separated file, quote such a cell).
-        </p>
-      </div>
+      <FormField id={`${id}-file`} label="A CSV file">
+        {(control) => (
+          <input
+            {...control}
+            type="file"
+            accept=".csv,.txt,text/csv"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) void file.text().then(read);
+            }}
+          />
+        )}
+      </FormField>
+      <FormField
+        id={`${id}-text`}
+        label="Or paste CSV"
+        hint="The first row names the columns; columns may be separated by “,” or “;”. Several addresses or lists in one cell are separated by “;” (in a “;”-separated file, quote such a cell)."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={8}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+        )}
+      </FormField>
       {error && (
         <p role="alert" className="field-error">
           {error}
@@ -274,6 +197,9 @@ function MappingForm({
 }) {
   const id = useId();
   const { valid, invalid } = mapRows(table.header, table.rows, mapping, options);
+  // Columns sent as custom fields the account is not known to have (lib/custom-field-queries.ts):
+  // the server may ignore them (X-Ignored-Fields), so the preview says so before anything is sent.
+  const unknown = unknownCustomColumns(table.header, mapping, options.customFields ?? []);
   return (
     <div className="stack contact-page">
       <section className="stack" aria-labelledby={`${id}-map`}>
@@ -310,6 +236,11 @@ function MappingForm({
                         </option>
                       ))}
                     </select>
+                    {unknown.includes(name) && (
+                      <p className="field-error">
+                        Not a custom field the account is known to have.
+                      </p>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -342,6 +273,17 @@ function MappingForm({
         <p role="status">
           {valid.length} rows ready to import; {invalid.length} with errors (not imported).
         </p>
+        {unknown.length > 0 && (
+          <p className="notice warning">
+            {unknown.map((name) => `“${name}”`).join(', ')} {unknown.length === 1 ? 'is' : 'are'}{' '}
+            not among the custom fields the account is known to have
+            {options.customFields?.length
+              ? ` (${options.customFields.join(', ')})`
+              : ' (none is known: the account has no contact showing one)'}
+            : the server may not store {unknown.length === 1 ? 'it' : 'them'}, and the import will
+            say so if it does not.
+          </p>
+        )}
         {invalid.length > 0 && <RowErrors rows={invalid} />}
         {valid.length > 0 && (
           <div className="table-scroll">
@@ -402,6 +344,24 @@ function ErrorList({ children }: { children: ReactNode }) {
   return (
     <div className="error-message">
       <ul aria-label="Rows with errors">{children}</ul>
+    </div>
+  );
+}
+
+/** The fields the server named as not stored (X-Ignored-Fields), never counted as imported. */
+function NotStored({ counts }: { counts: Record<string, number> }) {
+  const fields = Object.entries(counts);
+  if (fields.length === 0) return null;
+  return (
+    <div className="notice warning" role="alert">
+      <p>The server did not store some of the columns (it named them in X-Ignored-Fields):</p>
+      <ul>
+        {fields.map(([name, rows]) => (
+          <li key={name}>
+            “{name}” on {rows} {rows === 1 ? 'row' : 'rows'}: not a field the account has.
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

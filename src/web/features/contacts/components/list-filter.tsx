@@ -1,6 +1,9 @@
 import { useId, useState } from 'react';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { usePermissions } from '../../../lib/permissions.ts';
+import { confinedLists } from '../../../lib/powers.ts';
 
 /**
  * "On the list": the members of one list, or every contact. The account's lists are read once the
@@ -21,24 +24,27 @@ export function ListFilter({
   // The chosen list shows even before the lists arrive (or if it is no longer there).
   if (value && !names.includes(value)) names.unshift(value);
   const id = useId();
+  // A principal confined to some lists (spec §2.6 limit_lists) sees only their members.
+  const confined = confinedLists(usePermissions()) !== null;
   return (
-    <div className="field">
-      <label htmlFor={id}>On the list</label>
-      <select
-        id={id}
-        value={value}
-        aria-busy={lists.isFetching}
-        onFocus={() => setWanted(true)}
-        onPointerDown={() => setWanted(true)}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        <option value="">Any list</option>
-        {names.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <FormField id={id} label="On the list">
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          aria-busy={lists.isFetching}
+          onFocus={() => setWanted(true)}
+          onPointerDown={() => setWanted(true)}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          {!confined && <option value="">Any list</option>}
+          {names.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   );
 }

@@ -7,8 +7,9 @@ import {
   useCreateMembership,
   useDeleteMembership,
   useUpdateMembership,
-} from '../api/contact-mutations.ts';
+} from '../../../lib/membership-mutations.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 /** Spec §2.3 `digest`: null keeps the address's setting, true forces the digest, false forbids it. */
 const DIGEST_CHOICES = [
@@ -188,32 +189,32 @@ function AddMembershipForm({
         );
       }}
     >
-      <div className="field">
-        <label htmlFor={`${id}-list`}>Add to the list</label>
-        <select
-          id={`${id}-list`}
-          value={list}
-          onChange={(event) => setList(event.target.value)}
-          disabled={lists.isPending || available.length === 0}
-        >
-          <option value="">
-            {lists.isPending
-              ? 'Loading lists…'
-              : available.length === 0
-                ? 'No other list'
-                : 'Choose a list'}
-          </option>
-          {available.map((l) => (
-            <option key={l.name} value={l.name}>
-              {l.name}
+      <FormField id={`${id}-list`} label="Add to the list">
+        {(control) => (
+          <select
+            {...control}
+            value={list}
+            onChange={(event) => setList(event.target.value)}
+            disabled={lists.isPending || available.length === 0}
+          >
+            <option value="">
+              {lists.isPending
+                ? 'Loading lists…'
+                : available.length === 0
+                  ? 'No other list'
+                  : 'Choose a list'}
             </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-digest`}>Digest</label>
-        <DigestSelect id={`${id}-digest`} value={choiceOf(digest)} onChange={setDigest} />
-      </div>
+            {available.map((l) => (
+              <option key={l.name} value={l.name}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField id={`${id}-digest`} label="Digest">
+        {(control) => <DigestSelect {...control} value={choiceOf(digest)} onChange={setDigest} />}
+      </FormField>
       <button type="submit" className="button" disabled={create.isPending || !list}>
         {create.isPending ? 'Adding…' : 'Add to the list'}
       </button>

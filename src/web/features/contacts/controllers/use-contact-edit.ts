@@ -1,12 +1,15 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useFieldArray } from 'react-hook-form';
+import { customFieldQueries } from '../../../lib/custom-field-queries.ts';
+import { NOT_STORED } from '../../../lib/ignored-fields.ts';
 import * as z from 'zod/mini';
 import { ContactUpdate, customFieldsOf, type Contact } from '../../../../api/schemas/contact.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { reachesField } from '../../../lib/reach.ts';
-import { useUpdateContact } from '../api/contact-mutations.ts';
+import { useUpdateContact } from '../api/update-contact.ts';
 import { contactRef } from '../../../lib/contact-queries.ts';
 
 /** The editable fields of spec §2.1, with the contract's rules; custom fields as key and value. */
@@ -70,9 +73,15 @@ export function useContactEdit(
   const ref = contactRef(contact);
   const update = useUpdateContact(accountId, ref);
   const initial = toForm(contact);
-  const form = useForm<ContactEdit>({ resolver: zodResolver(ContactEdit), defaultValues: initial });
+  const { form, serverErrors, dirty } = useKitForm({
+    schema: ContactEdit,
+    defaultValues: initial,
+    serverFields: CONTACT_FIELDS,
+  });
   const custom = useFieldArray({ control: form.control, name: 'custom' });
-  const serverErrors = useServerErrors(form, CONTACT_FIELDS);
+  // The fields the last save sent and the server did not store (X-Ignored-Fields).
+  const [notStored, setNotStored] = useState<string[]>([]);
+  const knownFields = useQuery(customFieldQueries.known(accountId));
   const powers = usePermissions();
   const existingKeys = new Set(initial.custom.map((field) => field.key));
   // Spec §2.6 limit_metadata: a limited principal writes only its own custom fields.
@@ -80,6 +89,7 @@ export function useContactEdit(
 
   const save = form.handleSubmit((values) => {
     serverErrors.clear();
+    setNotStored([]);
     const outside = values.custom.findIndex(
       ({ key }) => !existingKeys.has(key.trim()) && !reachesField(powers, key.trim()),
     );
@@ -99,8 +109,25 @@ export function useContactEdit(
       return;
     }
     update.mutate(parsed.data, {
-      onSuccess: (saved) => {
+      onSuccess: ({ contact: saved, ignored }) => {
         form.reset(toForm(saved));
+        // What the server did not store stays on the form, its field saying so (never "Saved").
+        const notStored = ignored.filter((name) => name in parsed.data);
+        setNotStored(notStored);
+        for (const name of notStored) {
+          const field = CONTACT_FIELDS.find((standard) => standard === name);
+          if (field) {
+            form.setValue(field, values[field], { shouldDirty: true });
+            form.setError(field, { type: 'server', message: NOT_STORED });
+            continue;
+          }
+          const index = form.getValues('custom').length;
+          custom.append({
+            key: name,
+            value: values.custom.find((row) => row.key.trim() === name)?.value ?? '',
+          });
+          form.setError(`custom.${index}.key`, { type: 'server', message: NOT_STORED });
+        }
         const newRef = contactRef(saved);
         if (String(newRef) !== String(ref)) onRenamed(String(newRef));
       },
@@ -113,8 +140,13 @@ export function useContactEdit(
     custom,
     save,
     update,
-    dirty: form.formState.isDirty,
+    dirty,
     existingKeys,
+    notStored,
+    /** The custom fields the account is known to have (lib/custom-field-queries.ts), to offer. */
+    knownFields: (knownFields.data ?? []).filter(
+      (key) => !existingKeys.has(key) && reachesField(powers, key),
+    ),
     /** A custom field may be added: any, or one of the limit not on the contact yet. */
     mayAddField: fieldLimit === null || fieldLimit.some((key) => !existingKeys.has(key)),
     /** A refusal no field carries: shown above the buttons. */

@@ -7,6 +7,7 @@ import type { MembersMode } from '../../../lib/list-member-pages.ts';
 // The paging of a list's members loads once a list filter is chosen (bench/bundle-size.ts).
 const listMembers = () => import('../../../lib/list-member-queries.ts');
 import { listQueries } from '../../../lib/list-queries.ts';
+import { listMembersKey } from '../../../lib/list-member-keys.ts';
 import { fetchAllContacts } from '../lib/export-contacts.ts';
 import { toContactQuery, type ContactSearch } from '../lib/search-params.ts';
 
@@ -49,19 +50,13 @@ export function useContactsPage(accountId: AccountId, state: ContactSearch) {
     search: state.search,
     email: state.email,
   };
-  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the list is in the key by its name, size and this page's ids: what the read depends on
   const members = useQuery({
-    // Under `[accountId, 'contacts']`: any contact or membership change refreshes it. The page's
-    // ids are in the key, as the members page's are: the list changed, other contacts show.
-    queryKey: [
+    // The members page's own key: the same page of the same list is read once.
+    queryKey: listMembersKey(
       accountId,
-      'contacts',
-      'by-list',
-      state.list,
+      list.data ?? { name: state.list, contacts: [] },
       membersQuery,
-      list.data?.contacts.length,
-      list.data?.contacts.slice((state.page - 1) * state.limit, state.page * state.limit).join(','),
-    ],
+    ),
     queryFn: async ({ signal }) => {
       if (!list.data) throw new Error('The list is not read yet');
       const { readMembersPage } = await listMembers();

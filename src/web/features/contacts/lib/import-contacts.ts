@@ -1,5 +1,5 @@
 import { ContactCreate } from '../../../../api/schemas/contact.ts';
-import { toCsv } from '../../../lib/csv.ts';
+import { toCsv, unescapeFormula } from '../../../lib/csv.ts';
 
 /** Where a CSV column goes: a contact field, a custom field (by the column's name), or nowhere. */
 export type ColumnTarget =
@@ -44,6 +44,21 @@ export function guessMapping(
 function customFieldNamed(column: string, customFields: readonly string[]): string | undefined {
   const wanted = column.trim().toLowerCase();
   return customFields.find((field) => field.toLowerCase() === wanted);
+}
+
+/**
+ * The columns mapped to a custom field that is not among `customFields` (the fields the account is
+ * known to have): the server may not store them (X-Ignored-Fields).
+ */
+export function unknownCustomColumns(
+  header: readonly string[],
+  mapping: readonly ColumnTarget[],
+  customFields: readonly string[],
+): string[] {
+  return header.filter(
+    (name, column) =>
+      mapping[column] === 'custom' && customFieldNamed(name, customFields) === undefined,
+  );
 }
 
 export interface MapOptions {
@@ -92,7 +107,11 @@ export function mapRows(
     const body: Record<string, unknown> = { emails: [] };
     let unwritable: string | undefined;
     mapping.forEach((target, column) => {
-      const cell = (cells[column] ?? '').trim();
+      // An exported cell escaped against formulas reads back as it was (lib/csv.ts), its
+      // leading tab or line break kept; any other cell is trimmed of the spaces around it.
+      const written = cells[column] ?? '';
+      const unescaped = unescapeFormula(written);
+      const cell = unescaped === written ? written.trim() : unescaped.trimEnd();
       switch (target) {
         case 'ignore':
           return;

@@ -8,6 +8,8 @@ export interface ImportCounts {
   created: number;
   skipped: number;
   merged: number;
+  /** Per field the server did not store (X-Ignored-Fields), on how many rows. */
+  notStored: Record<string, number>;
 }
 
 /**

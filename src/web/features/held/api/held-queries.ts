@@ -3,6 +3,7 @@ import type { Id } from '../../../../api/primitives.ts';
 import type { HeldQuery } from '../../../../api/schemas/held.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { callExtension } from '../../../lib/extensions.ts';
+import { rootKeys } from '../../../lib/query-keys.ts';
 
 /**
  * The reference server's held queue (extension `held.*`, permission `approval`). Keys:
@@ -10,7 +11,7 @@ import { callExtension } from '../../../lib/extensions.ts';
  * without the extension (lib/extensions.ts): the page says the queue is not offered.
  */
 export const heldQueries = {
-  all: (accountId: AccountId) => [accountId, 'held'] as const,
+  all: rootKeys.held,
   lists: (accountId: AccountId) => [...heldQueries.all(accountId), 'list'] as const,
   list: (accountId: AccountId, query: HeldQuery) =>
     queryOptions({

@@ -1,8 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { HeldAction, HeldMessage, HeldPage } from '../../../../api/schemas/held.ts';
+import type { ApiClient } from '../../../../api/client.ts';
+import type {
+  HeldAction,
+  HeldMessage,
+  HeldOutcome,
+  HeldPage,
+} from '../../../../api/schemas/held.ts';
 import { HELD_BULK_MAX } from '../../../../api/schemas/held.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import type { ExtensionAnswer } from '../../../lib/extensions.ts';
+import { rootKeys } from '../../../lib/query-keys.ts';
 import { withoutHeld } from '../lib/held-page-data.ts';
 import { heldQueries } from './held-queries.ts';
 
@@ -15,42 +22,42 @@ export interface HeldActionInput {
 
 /**
  * Approves, rejects or discards held messages, one (`/held/:id/<action>/`) or many (`/held/bulk/`,
- * all or none, HELD_BULK_MAX a request). Optimistic but honest: the messages leave the queue as
- * shown at once, and come back, with the server's reason, if it refuses; the queue is read again
- * either way. Approved messages join the archive, whose queries are refreshed too.
+ * all or none, HELD_BULK_MAX a request).
+ */
+export async function sendHeldAction(
+  api: ApiClient,
+  { action, messages, reason }: HeldActionInput,
+): Promise<HeldOutcome[]> {
+  const [only] = messages;
+  if (messages.length === 1 && only) {
+    if (action === 'reject') return [await api.held.reject(only.id, reason)];
+    return [await (action === 'approve' ? api.held.approve(only.id) : api.held.discard(only.id))];
+  }
+  const results = [];
+  for (let start = 0; start < messages.length; start += HELD_BULK_MAX) {
+    const ids = messages.slice(start, start + HELD_BULK_MAX).map((message) => message.id);
+    results.push(...(await api.held.bulk(action, ids, reason)).results);
+  }
+  return results;
+}
+
+/**
+ * Sends a held-queue action. Optimistic but honest: the messages leave the queue as shown at once,
+ * and come back, with the server's reason, if it refuses (the queue is read again either way).
+ * Approved messages join the archive, whose queries are refreshed too.
  */
 export function useHeldAction(accountId: AccountId) {
   const queryClient = useQueryClient();
   const lists = heldQueries.lists(accountId);
   return useMutation({
     mutationKey: [...heldQueries.all(accountId), 'act'],
-    mutationFn: async ({ action, messages, reason }: HeldActionInput) => {
-      const api = apiFor(accountId);
-      const [only] = messages;
-      if (messages.length === 1 && only) {
-        if (action === 'reject') return [await api.held.reject(only.id, reason)];
-        return [
-          await (action === 'approve' ? api.held.approve(only.id) : api.held.discard(only.id)),
-        ];
-      }
-      const results = [];
-      for (let start = 0; start < messages.length; start += HELD_BULK_MAX) {
-        const ids = messages.slice(start, start + HELD_BULK_MAX).map((message) => message.id);
-        results.push(...(await api.held.bulk(action, ids, reason)).results);
-      }
-      return results;
-    },
+    mutationFn: (input: HeldActionInput) => sendHeldAction(apiFor(accountId), input),
     onMutate: async ({ messages }) => {
       await queryClient.cancelQueries({ queryKey: lists });
-      const before = queryClient.getQueriesData<ExtensionAnswer<HeldPage>>({ queryKey: lists });
       const ids = messages.map((message) => message.id);
       queryClient.setQueriesData<ExtensionAnswer<HeldPage>>({ queryKey: lists }, (answer) =>
         withoutHeld(answer, ids),
       );
-      return { before };
-    },
-    onError: (_error, _input, context) => {
-      for (const [key, data] of context?.before ?? []) queryClient.setQueryData(key, data);
     },
     onSuccess: (_results, { messages }) => {
       for (const message of messages) {
@@ -60,10 +67,9 @@ export function useHeldAction(accountId: AccountId) {
     onSettled: (_results, _error, { action }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: lists }),
-        // The archive's queries (features/messages: `[accountId, 'messages', …]`) show an
-        // approved message once it is there.
+        // The archive's queries show an approved message once it is there.
         action === 'approve'
-          ? queryClient.invalidateQueries({ queryKey: [accountId, 'messages'] })
+          ? queryClient.invalidateQueries({ queryKey: rootKeys.messages(accountId) })
           : undefined,
       ]),
   });

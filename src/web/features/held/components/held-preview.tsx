@@ -23,11 +23,19 @@ export function HeldPreview({
     <section className="held-preview stack" aria-labelledby="held-preview-heading">
       <h2 id="held-preview-heading">{subject}</h2>
       <dl className="facts">
+        <dt>Date</dt>
+        <dd>
+          <time dateTime={new Date(message.received * 1000).toISOString()}>
+            {new Date(message.received * 1000).toLocaleString()}
+          </time>
+        </dd>
         <dt>From</dt>
         <dd>
           {message.from_phrase.trim() && `${message.from_phrase} `}
           <span className="address">&lt;{message.from_address}&gt;</span>
         </dd>
+        <dt>To</dt>
+        <dd>{detail.data ? headerOf(detail.data.headers, 'To') || '(none)' : '…'}</dd>
         <dt>List</dt>
         <dd>{message.list}</dd>
         <dt>Size</dt>
@@ -63,8 +71,25 @@ export function HeldPreview({
       ) : (
         <pre className="message-plain">{detail.data.content_plain || '(empty)'}</pre>
       )}
+      {detail.data && (
+        <details className="held-headers">
+          <summary>All headers ({detail.data.headers.length})</summary>
+          <pre className="held-headers-text">
+            {detail.data.headers.map((field) => `${field.name}: ${field.value}`).join('\n')}
+          </pre>
+          <p className="hint">
+            The raw source is not shown: the server’s held queue answers the headers and the text
+            and HTML parts, not the message as it was received.
+          </p>
+        </details>
+      )}
     </section>
   );
+}
+
+/** The first header field of that name (unfolded, as the server answers them). */
+function headerOf(headers: readonly { name: string; value: string }[], name: string): string {
+  return headers.find((field) => field.name.toLowerCase() === name.toLowerCase())?.value ?? '';
 }
 
 function formatSize(bytes: number): string {

@@ -2,8 +2,7 @@ import type { Ref } from 'react';
 import type { HeldMessage } from '../../../../api/schemas/held.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { SelectBox } from '../../../components/select-box.tsx';
-
-export const heldKey = (message: HeldMessage) => String(message.id);
+import { heldKey } from '../lib/held-key.ts';
 
 interface HeldTableProps {
   messages: readonly HeldMessage[];

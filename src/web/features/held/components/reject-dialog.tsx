@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { SHORT_TEXT_MAX_LENGTH } from '../../../../api/constants.ts';
 import { Dialog } from '../../../components/dialog.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 /**
  * Asks for the reason of a rejection (optional): the sender gets the list's reject message with
@@ -72,16 +73,17 @@ function RejectForm({
         {count === 1 ? 'The sender gets' : 'Each sender gets'} the list&rsquo;s reject message; the
         message is not archived or sent to the list.
       </p>
-      <div className="field">
-        <label htmlFor={id}>Reason (optional, added to the reject message)</label>
-        <input
-          id={id}
-          data-initial-focus
-          maxLength={SHORT_TEXT_MAX_LENGTH}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-        />
-      </div>
+      <FormField id={id} label="Reason (optional, added to the reject message)">
+        {(control) => (
+          <input
+            {...control}
+            data-initial-focus
+            maxLength={SHORT_TEXT_MAX_LENGTH}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        )}
+      </FormField>
       <div className="actions">
         <button type="submit" className="button danger">
           {count === 1 ? 'Reject the message' : `Reject the ${count} messages`}

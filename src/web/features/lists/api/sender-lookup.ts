@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import { rootKeys } from '../../../lib/query-keys.ts';
 
 /**
  * The posting tester's one look-up of a sender (spec §4.1 `email`: the contact holding that
@@ -9,7 +10,7 @@ import { apiFor, type AccountId } from '../../../lib/api-client.ts';
  */
 export const senderLookupQuery = (accountId: AccountId, address: string) =>
   queryOptions({
-    queryKey: [accountId, 'contacts', 'by-email', address] as const,
+    queryKey: [...rootKeys.contacts(accountId), 'by-email', address] as const,
     queryFn: async ({ signal }) => {
       const page = await apiFor(accountId).call('contacts.list', {
         query: { email: address, limit: 1 },

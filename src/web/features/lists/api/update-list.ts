@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ListUpdate } from '../../../../api/schemas/list.ts';
-import { apiFor, type AccountId } from '../../../lib/api-client.ts';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { reportingApi } from '../../../lib/ignored-fields.ts';
 import { contactQueries } from '../../../lib/contact-queries.ts';
 import { listQueries, updateQuery, withMemberIds } from '../../../lib/list-queries.ts';
 
@@ -18,13 +19,17 @@ export function useUpdateList(accountId: AccountId) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [accountId, 'lists', 'update'],
-    mutationFn: ({ name, changes }: { name: string; changes: ListUpdate }) =>
-      apiFor(accountId).call('lists.update', {
+    mutationFn: async ({ name, changes }: { name: string; changes: ListUpdate }) => {
+      // What the server did not store (X-Ignored-Fields) goes back to the form, on its field.
+      const { api, ignored } = reportingApi(accountId);
+      const list = await api.call('lists.update', {
         params: { name },
         body: changes,
         query: updateQuery(accountId),
-      }),
-    onSuccess: (list, { name }) => {
+      });
+      return { list, ignored: ignored() };
+    },
+    onSuccess: ({ list }, { name }) => {
       const detail = listQueries.detail(accountId, list.name).queryKey;
       const whole = withMemberIds(
         list,

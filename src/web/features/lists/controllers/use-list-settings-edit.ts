@@ -1,10 +1,9 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { List } from '../../../../api/schemas/list.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { useUpdateList } from '../api/update-list.ts';
 import {
@@ -16,6 +15,7 @@ import {
   toFormValues,
 } from '../model/list-form.ts';
 import { SECTIONS, type SectionId } from '../model/sections.ts';
+import { NOT_STORED } from '../../../lib/ignored-fields.ts';
 
 /**
  * The list settings page's controller (logic apart from the view, as react-admin's ra-core does):
@@ -25,13 +25,13 @@ import { SECTIONS, type SectionId } from '../model/sections.ts';
  */
 export function useListSettingsEdit(accountId: AccountId, list: List) {
   const initial = useMemo(() => toFormValues(list), [list]);
-  const form = useForm<ListSettingsValues>({
-    resolver: zodResolver(ListSettingsValues),
+  const { form, serverErrors } = useKitForm({
+    schema: ListSettingsValues,
     defaultValues: initial,
     mode: 'onChange',
+    serverFields: LIST_SERVER_FIELDS,
   });
   const updateList = useUpdateList(accountId);
-  const serverErrors = useServerErrors(form, LIST_SERVER_FIELDS);
   // Without `list` or `list_settings` (spec §2.6) the settings are shown, not offered for editing.
   const mayEdit = usePermissions().may('lists.update');
   const navigate = useNavigate();
@@ -76,13 +76,15 @@ export function useListSettingsEdit(accountId: AccountId, list: List) {
     )(event);
 
   const save = () => {
-    const sent = changedFields(initial, form.getValues());
+    const values = form.getValues();
+    const sent = changedFields(initial, values);
     updateList.mutate(
       { name: list.name, changes: sent },
       {
-        onSuccess: (updated) => {
+        onSuccess: ({ list: updated, ignored }) => {
           setReview(false);
-          setSaved(true);
+          const notStored = ignored.filter((name) => name in sent);
+          setSaved(notStored.length === 0);
           if (updated.name !== list.name) {
             // A new address: the page for the new name starts afresh (its key changes).
             leaving.current = true;
@@ -90,6 +92,13 @@ export function useListSettingsEdit(accountId: AccountId, list: List) {
             return;
           }
           form.reset(toFormValues(updated));
+          // Never "saved" for a field the server did not store: it stays changed, and says so.
+          for (const name of notStored) {
+            const field = LIST_SERVER_FIELDS.find((known) => known === name);
+            if (!field) continue;
+            form.setValue(field, values[field], { shouldDirty: true });
+            form.setError(field, { type: 'server', message: NOT_STORED });
+          }
         },
         onError: (error) => {
           setReview(false);

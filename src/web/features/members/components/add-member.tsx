@@ -4,8 +4,11 @@ import type { Contact } from '../../../../api/schemas/contact.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
-import { findContacts, useAddMember, useCreateMember } from '../api/member-mutations.ts';
+import { findContacts, useCreateMember } from '../api/member-mutations.ts';
+import { useCreateMembership } from '../../../lib/membership-mutations.ts';
 import { membershipOf } from '../../../lib/list-member-pages.ts';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { Link } from 'react-router';
 
 function nameOf(contact: Contact): string {
   return [contact.firstname, contact.surname].filter(Boolean).join(' ');
@@ -23,8 +26,9 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
   );
   const [searchError, setSearchError] = useState<unknown>(null);
   const [searching, setSearching] = useState(false);
-  const [added, setAdded] = useState('');
-  const add = useAddMember(accountId, list);
+  // Who was just added, with a link to them: the members page may show them on another page.
+  const [added, setAdded] = useState<{ who: string; ref: string } | null>(null);
+  const add = useCreateMembership(accountId);
   const create = useCreateMember(accountId, list);
   // A new address needs a new contact: a membership-only key adds existing contacts alone.
   const mayCreate = usePermissions().may('contacts.create');
@@ -40,7 +44,7 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
     if (!term) return;
     setSearching(true);
     setSearchError(null);
-    setAdded('');
+    setAdded(null);
     try {
       const page = await findContacts(accountId, term);
       setFound({ search: term, contacts: page.data, count: page.count });
@@ -51,8 +55,8 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
     }
   }
 
-  const done = (who: string) => {
-    setAdded(`${who} is now a member of ${list}.`);
+  const done = (who: string, ref: string | number) => {
+    setAdded({ who, ref: String(ref) });
     setFound(null);
     setText('');
   };
@@ -69,23 +73,27 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
           void find();
         }}
       >
-        <div className="field">
-          <label htmlFor={inputId}>Name or address</label>
-          <input
-            id={inputId}
-            type="search"
-            autoComplete="off"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
+        <FormField id={inputId} label="Name or address">
+          {(control) => (
+            <input
+              {...control}
+              type="search"
+              autoComplete="off"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          )}
+        </FormField>
         <button type="submit" className="button" disabled={searching || !text.trim()}>
           {searching ? 'Finding…' : 'Find'}
         </button>
       </form>
       {added && (
         <p className="summary" role="status">
-          {added}
+          <Link to={`../../../contacts/${encodeURIComponent(added.ref)}`} relative="path">
+            {added.who}
+          </Link>{' '}
+          is now a member of {list}.
         </p>
       )}
       {searchError !== null && <ErrorMessage error={searchError} />}
@@ -121,9 +129,13 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
                         aria-label={`Add ${label} to ${list}`}
                         disabled={add.isPending}
                         onClick={() =>
-                          add.mutate(contact.emails[0]?.contact ?? contact.id, {
-                            onSuccess: () => done(label),
-                          })
+                          add.mutate(
+                            { contact: contact.emails[0]?.contact ?? contact.id, list },
+                            {
+                              onSuccess: () =>
+                                done(label, contact.emails[0]?.contact ?? contact.id),
+                            },
+                          )
                         }
                       >
                         Add
@@ -140,7 +152,11 @@ export function AddMember({ accountId, list }: { accountId: AccountId; list: str
                 type="button"
                 className="button primary"
                 disabled={create.isPending}
-                onClick={() => create.mutate(search, { onSuccess: () => done(search) })}
+                onClick={() =>
+                  create.mutate(search, {
+                    onSuccess: (contact) => done(search, contact.emails[0]?.contact ?? contact.id),
+                  })
+                }
               >
                 {create.isPending ? 'Creating…' : `Create a contact for ${search} and add it`}
               </button>

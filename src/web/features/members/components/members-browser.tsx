@@ -1,5 +1,6 @@
 import '../members.css';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useRefreshMemberships } from '../../../lib/membership-mutations.ts';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -26,6 +27,7 @@ import {
 } from '../lib/members-search.ts';
 import { AddMember } from './add-member.tsx';
 import { memberName, MembersTable, rowKey } from './members-table.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
 
 type Row = MembersPage['rows'][number];
 
@@ -75,15 +77,16 @@ export function MembersBrowser({ accountId, list }: { accountId: AccountId; list
               update({ search: text });
             }}
           >
-            <div className="field">
-              <label htmlFor={searchId}>Search the members</label>
-              <input
-                id={searchId}
-                type="search"
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-              />
-            </div>
+            <FormField id={searchId} label="Search the members">
+              {(control) => (
+                <input
+                  {...control}
+                  type="search"
+                  value={text}
+                  onChange={(event) => setText(event.target.value)}
+                />
+              )}
+            </FormField>
             <button type="submit" className="button">
               Search
             </button>
@@ -160,7 +163,7 @@ function BulkRemove({
   selected: Row[];
   onFinished: () => void;
 }) {
-  const queryClient = useQueryClient();
+  const refreshMemberships = useRefreshMemberships(accountId);
   const [asking, setAsking] = useState(false);
   const [job, setJob] = useState<Job<Row> | null>(null);
   const jobState = useJobState(job);
@@ -208,8 +211,7 @@ function BulkRemove({
               if (!started) return;
               void started.finished.then(async () => {
                 onFinished();
-                await queryClient.invalidateQueries({ queryKey: [accountId, 'lists'] });
-                await queryClient.invalidateQueries({ queryKey: [accountId, 'contacts'] });
+                await refreshMemberships();
               });
               setJob(started);
             });

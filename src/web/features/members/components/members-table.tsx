@@ -7,7 +7,7 @@ import type { AccountId } from '../../../lib/api-client.ts';
 import { keepFocusWhenRowsGo } from '../../../lib/focus-after-removal.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
-import { useMemberDigest, useRemoveMember } from '../api/member-mutations.ts';
+import { useDeleteMembership, useUpdateMembership } from '../../../lib/membership-mutations.ts';
 import type { MembersPage } from '../../../lib/list-member-pages.ts';
 
 type Row = MembersPage['rows'][number];
@@ -48,7 +48,7 @@ function DigestCell({
   /** The principal may change memberships; else the setting is shown as text. */
   editable: boolean;
 }) {
-  const update = useMemberDigest(accountId);
+  const update = useUpdateMembership(accountId);
   const [shown, setShown] = useState<boolean | null | undefined>(undefined);
   if (!editable) {
     return <>{DIGEST_CHOICES.find((c) => c.value === choiceOf(membership.digest))?.label}</>;
@@ -62,7 +62,10 @@ function DigestCell({
         onChange={(event) => {
           const digest = DIGEST_CHOICES.find((c) => c.value === event.target.value)?.digest ?? null;
           setShown(digest);
-          update.mutate({ id: membership.id, digest }, { onSettled: () => setShown(undefined) });
+          update.mutate(
+            { id: membership.id, input: { digest } },
+            { onSettled: () => setShown(undefined) },
+          );
         }}
       >
         {DIGEST_CHOICES.map((choice) => (
@@ -98,11 +101,16 @@ export function MembersTable({
   const { may } = usePermissions();
   const mayRemove = may('membership.delete');
   const mayEdit = may('membership.update');
-  const remove = useRemoveMember(accountId);
+  const remove = useDeleteMembership(accountId);
   const [removing, setRemoving] = useState<Row | null>(null);
+  // Said once done (issue 27 item 6): the row leaves, and the page says whom it was.
+  const [removed, setRemoved] = useState('');
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(rowKey(row)));
   return (
     <>
+      <p role="status" className="summary">
+        {removed}
+      </p>
       <table className="members-table" ref={keepFocusWhenRowsGo}>
         <thead>
           <tr>
@@ -192,7 +200,12 @@ export function MembersTable({
         onClose={() => setRemoving(null)}
         onConfirm={() => {
           if (removing)
-            remove.mutate(removing.membership.id, { onSuccess: () => setRemoving(null) });
+            remove.mutate(removing.membership.id, {
+              onSuccess: () => {
+                setRemoved(`${memberName(removing)} was removed from ${list}.`);
+                setRemoving(null);
+              },
+            });
         }}
       >
         <p>

@@ -3,12 +3,12 @@ import { ApiError } from '../../../../api/errors.ts';
 import type { Id } from '../../../../api/primitives.ts';
 import type { MessageQuery } from '../../../../api/schemas/message.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
-import { contactQueries } from '../../../lib/contact-queries.ts';
 import { refuseDeleted } from './deleted-messages.ts';
+import { rootKeys } from '../../../lib/query-keys.ts';
 
 /** Spec §4.5. Keys: `[accountId, 'messages', 'list' | 'detail' | 'thread' | 'images', …]`. */
 export const messageQueries = {
-  all: (accountId: AccountId) => [accountId, 'messages'] as const,
+  all: rootKeys.messages,
   list: (accountId: AccountId, query: MessageQuery) =>
     queryOptions({
       queryKey: [...messageQueries.all(accountId), 'list', query] as const,
@@ -30,7 +30,7 @@ export const messageQueries = {
  */
 export function senderContactQuery(accountId: AccountId, address: string) {
   return queryOptions({
-    queryKey: [...contactQueries.all(accountId), 'by-address', address.toLowerCase()] as const,
+    queryKey: [...rootKeys.contacts(accountId), 'by-address', address.toLowerCase()] as const,
     queryFn: async ({ signal }) => {
       try {
         const email = await apiFor(accountId).call('emails.get', {

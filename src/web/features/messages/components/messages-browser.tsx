@@ -1,39 +1,23 @@
 import '../messages.css';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import type { Message } from '../../../../api/schemas/message.ts';
+import { useId } from 'react';
+import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
+import { FormField } from '../../../components/form/form-field.tsx';
+import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
 import { PageSizeSelect } from '../../../components/page-size-select.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { usePermissions } from '../../../lib/permissions.ts';
-import { usePageShortcuts } from '../../../lib/page-shortcuts.ts';
-import { useSelection } from '../../../lib/use-selection.ts';
-import { useTriageCursor } from '../../../lib/use-triage-cursor.ts';
-import { LazyJobProgress } from '../../../components/lazy-job-progress.tsx';
-import { useJobState } from '../../../lib/use-job.ts';
-import { useStartJob } from '../../../lib/start-job.ts';
 import { downloadText } from '../../../lib/csv.ts';
-import type { Job } from '../../../lib/job-runner.ts';
-import { failedMessagesCsv, startBulkDelete } from '../api/delete-message.ts';
-import { messageQueries } from '../api/message-queries.ts';
+import { failedMessagesCsv } from '../api/delete-message.ts';
+import { useMessagesBrowser } from '../controllers/use-messages-browser.ts';
 import { subjectOf } from '../lib/format.ts';
-import {
-  PAGE_SIZES,
-  readMessageSearch,
-  toMessageQuery,
-  writeMessageSearch,
-  type Direction,
-  type MessageSearch,
-} from '../lib/search-params.ts';
-import { visibleMessages } from '../lib/visible-messages.ts';
-import { isDeleted } from '../api/deleted-messages.ts';
+import { PAGE_SIZES, type Direction } from '../lib/search-params.ts';
 import { DeleteMessageDialog } from './delete-message-dialog.tsx';
-import { messageKey, MessagesTable } from './messages-table.tsx';
+import { messageKey } from '../lib/message-key.ts';
+import { MessagesTable } from './messages-table.tsx';
 
 const DIRECTIONS: { value: Direction; label: string }[] = [
   { value: 'desc', label: 'Newest first' },
@@ -46,80 +30,36 @@ const DIRECTIONS: { value: Direction; label: string }[] = [
  * deletion of a selection that may span pages.
  */
 export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
-  const [params, setParams] = useSearchParams();
-  const { may } = usePermissions();
-  const state = readMessageSearch(params);
-  const messages = useQuery({
-    ...messageQueries.list(accountId, toMessageQuery(state)),
-    placeholderData: keepPreviousData,
-  });
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const tableRef = useRef<HTMLTableElement>(null);
+  const {
+    state,
+    messages,
+    tableRef,
+    selection,
+    deleting,
+    setDeleting,
+    confirmBulk,
+    setConfirmBulk,
+    job,
+    setJob,
+    jobState,
+    startJob,
+    update,
+    narrow,
+    search,
+    toggle,
+    pages,
+    groups,
+    rows,
+    narrowed,
+    lists,
+    cursor,
+    chosen,
+    may,
+    deleteChosen,
+  } = useMessagesBrowser(accountId);
   const directionId = useId();
   const listId = useId();
   const searchId = useId();
-
-  const selection = useSelection(messageKey);
-  const [deleting, setDeleting] = useState<Message | null>(null);
-  const [confirmBulk, setConfirmBulk] = useState(false);
-  const [job, setJob] = useState<Job<Message> | null>(null);
-  const jobState = useJobState(job);
-  const startJob = useStartJob();
-
-  const update = (change: Partial<MessageSearch>) =>
-    setParams(writeMessageSearch({ ...state, page: 1, ...change }));
-  /** The list filter and the search narrow the loaded page: the page stays, history is spared. */
-  const narrow = (change: Pick<Partial<MessageSearch>, 'list' | 'q'>) =>
-    setParams(writeMessageSearch({ ...state, ...change }), { replace: true });
-  /** What a message's link carries, so its page steps through this list (next, previous). */
-  const search = writeMessageSearch(state).toString();
-  const toggle = selection.toggle;
-
-  const page = messages.data;
-  const visible = page
-    ? visibleMessages(page, state, (message) => isDeleted(accountId, message.id))
-    : null;
-  const pages = visible?.pages ?? 1;
-  const groups = visible?.groups ?? [];
-  const rows = visible?.rows ?? [];
-  const narrowed = state.list !== null || state.q !== '';
-  // The list filter offers the lists of this page, and the one chosen even when none is left.
-  const lists = [
-    ...new Set([...(visible?.lists ?? []), ...(state.list === null ? [] : [state.list])]),
-  ].sort();
-  // Paused while the delete dialog is open: triage goes on once it has closed.
-  const cursor = useTriageCursor({
-    rows,
-    keyOf: messageKey,
-    container: tableRef,
-    paused: deleting !== null,
-  });
-  const currentMessage = cursor.currentItem;
-
-  usePageShortcuts([
-    { keys: ['j'], description: 'Next message', run: () => cursor.move(1) },
-    { keys: ['k'], description: 'Previous message', run: () => cursor.move(-1) },
-    {
-      keys: ['Enter'],
-      description: 'Open the message',
-      run: () =>
-        currentMessage &&
-        void navigate({ pathname: encodeURIComponent(messageKey(currentMessage)), search }),
-    },
-    {
-      keys: ['Delete'],
-      description: 'Delete the message (asks first)',
-      run: () => currentMessage && setDeleting(currentMessage),
-    },
-    {
-      keys: ['x'],
-      description: 'Select or unselect the message',
-      run: () => currentMessage && toggle([currentMessage], !selection.has(currentMessage)),
-    },
-  ]);
-
-  const chosen = [...selection.selected.values()];
   return (
     <>
       <div className="toolbar">
@@ -128,55 +68,65 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
           aria-label="Messages shown"
           onSubmit={(e) => e.preventDefault()}
         >
-          <div className="field">
-            <label htmlFor={directionId}>Order</label>
-            <select
-              id={directionId}
-              value={state.direction}
-              onChange={(event) =>
-                update({ direction: event.target.value === 'asc' ? 'asc' : 'desc' })
-              }
-            >
-              {DIRECTIONS.map(({ value, label }) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FormField id={directionId} label="Order">
+            {(control) => (
+              <select
+                {...control}
+                value={state.direction}
+                onChange={(event) =>
+                  update({ direction: event.target.value === 'asc' ? 'asc' : 'desc' })
+                }
+              >
+                {DIRECTIONS.map(({ value, label }) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
           <PageSizeSelect
             sizes={PAGE_SIZES}
             value={state.limit}
             onChange={(limit) => update({ limit })}
           />
-          <div className="field">
-            <label htmlFor={listId}>List</label>
-            <select
-              id={listId}
-              value={state.list ?? ''}
-              onChange={(event) => narrow({ list: event.target.value || null })}
-            >
-              <option value="">Every list</option>
-              {lists.map((list) => (
-                <option key={list} value={list}>
-                  {list}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={searchId}>Search this page</label>
-            <input
-              id={searchId}
-              type="search"
-              value={state.q}
-              aria-describedby={`${searchId}-hint`}
-              onChange={(event) => narrow({ q: event.target.value })}
-            />
-            <span id={`${searchId}-hint`} className="visually-hidden">
-              Subject, sender and plain text of the messages loaded on this page.
-            </span>
-          </div>
+          <FormField id={listId} label="List">
+            {(control) => (
+              <select
+                {...control}
+                value={state.list ?? ''}
+                onChange={(event) => narrow({ list: event.target.value || null })}
+              >
+                <option value="">Every list</option>
+                {lists.map((list) => (
+                  <option key={list} value={list}>
+                    {list}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+          <FormField
+            id={searchId}
+            label="Search this page"
+            after={
+              <>
+                <span id={`${searchId}-hint`} className="visually-hidden">
+                  Subject, sender and plain text of the messages loaded on this page.
+                </span>
+              </>
+            }
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="search"
+                value={state.q}
+                aria-describedby={`${searchId}-hint`}
+                onChange={(event) => narrow({ q: event.target.value })}
+              />
+            )}
+          </FormField>
         </form>
         <div className="actions">
           {may('messages.send') && (
@@ -282,7 +232,7 @@ export function MessagesBrowser({ accountId }: { accountId: AccountId }) {
         confirmLabel={`Delete ${chosen.length === 1 ? 'the message' : `the ${chosen.length} messages`}`}
         onConfirm={() => {
           setConfirmBulk(false);
-          void startBulkDelete(startJob.start, queryClient, accountId, chosen).then(setJob);
+          deleteChosen();
         }}
         onClose={() => setConfirmBulk(false)}
       >

@@ -6,11 +6,10 @@ import { SelectBox } from '../../../components/select-box.tsx';
 // Its links carry lib/use-triage-cursor.ts's TRIAGE_LINK (`data-triage-link`).
 import { sentAt, subjectOf } from '../lib/format.ts';
 import type { ThreadGroup } from '../lib/threads.ts';
+import { messageKey } from '../lib/message-key.ts';
 
 /** Indentation stops here, so a deep thread still fits the column. */
 const MAX_INDENT = 6;
-
-export const messageKey = (message: Message) => String(message.id);
 
 interface MessagesTableProps {
   groups: readonly ThreadGroup[];

@@ -1,10 +1,8 @@
-import { zodResolver } from '../../../components/form/zod-resolver.ts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { MessageSend } from '../../../../api/schemas/message.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
-import { useServerErrors } from '../../../lib/form-kit.ts';
+import { useKitForm } from '../../../lib/form-kit.ts';
 import { useSendMessage } from '../api/send-message.ts';
 import { useReachableLists } from '../../../lib/reach.ts';
 
@@ -49,11 +47,11 @@ export function useCompose(accountId: AccountId) {
   const lists = useReachableLists(accountId);
   const send = useSendMessage(accountId);
   const [queued, setQueued] = useState<string | null>(null);
-  const form = useForm<ComposeInput, unknown, ComposeOutput>({
-    resolver: zodResolver(ComposeValues),
+  const { form, serverErrors } = useKitForm({
+    schema: ComposeValues,
     defaultValues: EMPTY,
+    serverFields: FIELDS,
   });
-  const serverErrors = useServerErrors(form, FIELDS);
 
   // A valid message is confirmed first, naming the list and how many members it reaches.
   const [confirming, setConfirming] = useState<ComposeOutput | null>(null);

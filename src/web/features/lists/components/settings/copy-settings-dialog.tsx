@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { List } from '../../../../../api/schemas/list.ts';
 import { Dialog } from '../../../../components/dialog.tsx';
 import { SECTIONS, type SectionId } from '../../model/sections.ts';
+import { FormField } from '../../../../components/form/form-field.tsx';
 
 /** Picks another list and sections; their values go into the form as unsaved changes. */
 export function CopySettingsDialog({
@@ -53,21 +54,22 @@ function CopyForm({
         }
       }}
     >
-      <div className="field">
-        <label htmlFor={selectId}>Copy from</label>
-        <select
-          id={selectId}
-          data-initial-focus
-          value={sourceName}
-          onChange={(event) => setSourceName(event.target.value)}
-        >
-          {lists.map((list) => (
-            <option key={list.name} value={list.name}>
-              {list.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FormField id={selectId} label="Copy from">
+        {(control) => (
+          <select
+            {...control}
+            data-initial-focus
+            value={sourceName}
+            onChange={(event) => setSourceName(event.target.value)}
+          >
+            {lists.map((list) => (
+              <option key={list.name} value={list.name}>
+                {list.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
       <fieldset>
         <legend>Sections to copy</legend>
         {SECTIONS.map((section) => (

@@ -7,12 +7,12 @@ import {
   type FieldErrors,
 } from 'react-hook-form';
 import type { Choice } from '../../model/choices.ts';
+import { FormField } from '../../../../components/form/form-field.tsx';
 import {
-  FormField,
   errorOf,
   fieldErrorText,
   type FieldProblem,
-} from '../../../../components/form/form-field.tsx';
+} from '../../../../components/form/field-error-text.ts';
 import { insertAt, type ListSettingsValues } from '../../model/list-form.ts';
 
 type Name = Extract<keyof ListSettingsValues, string>;

@@ -15,6 +15,7 @@ import { CheckboxField, ChoiceField, LineListField, TextField, useFieldError } f
 import { PostingTesterLoader } from './posting-tester-loader.tsx';
 import { usePermissions } from '../../../../lib/permissions.ts';
 import { reachesList } from '../../../../lib/reach.ts';
+import { FormField } from '../../../../components/form/form-field.tsx';
 
 /** Always derived from the form values: it says what the form says. */
 export function ModerationSummary() {
@@ -137,34 +138,29 @@ function ModerateField() {
           The allowed addresses below
         </label>
       </fieldset>
-      <div className="field">
-        <label htmlFor={numberId}>The moderate value, for reference</label>
-        <input
-          id={numberId}
-          name="moderate"
-          type="number"
-          min={0}
-          max={15}
-          step={1}
-          className="narrow"
-          value={valid ? value : ''}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${numberId}-help${error ? ` ${numberId}-error` : ''}`}
-          onBlur={onBlur}
-          onChange={(event) =>
-            onChange(event.target.value === '' ? Number.NaN : event.target.valueAsNumber)
-          }
-        />
-        <p id={`${numberId}-help`} className="hint">
-          The sum of the flags the API stores: 1 every message held, 2 only chosen senders, 4
-          members of the chosen lists, 8 the allowed addresses (for example 10 = 2 + 8).
-        </p>
-        {error && (
-          <p id={`${numberId}-error`} className="field-error">
-            {error}
-          </p>
+      <FormField
+        id={numberId}
+        label="The moderate value, for reference"
+        hint="The sum of the flags the API stores: 1 every message held, 2 only chosen senders, 4 members of the chosen lists, 8 the allowed addresses (for example 10 = 2 + 8)."
+        error={error || undefined}
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="moderate"
+            type="number"
+            min={0}
+            max={15}
+            step={1}
+            className="narrow"
+            value={valid ? value : ''}
+            onBlur={onBlur}
+            onChange={(event) =>
+              onChange(event.target.value === '' ? Number.NaN : event.target.valueAsNumber)
+            }
+          />
         )}
-      </div>
+      </FormField>
       {problems.length > 0 && (
         <div className="notice warning" role="note" aria-label="Problems with this choice">
           <ul>

@@ -13,7 +13,10 @@ import { senderNotice } from '../../../../../api/posting-policy/notice.ts';
 import type { PostingDecision } from '../../../../../api/posting-policy/types.ts';
 import { EmailAddress } from '../../../../../api/primitives.ts';
 import { describeError } from '../../../../lib/api-error-message.ts';
-import type { AccountId } from '../../../../lib/api-client.ts';
+import { apiFor, type AccountId } from '../../../../lib/api-client.ts';
+import { usePermissions } from '../../../../lib/permissions.ts';
+import { permissionsFor } from '../../../../lib/powers.ts';
+import { rootKeys } from '../../../../lib/query-keys.ts';
 import { senderLookupQuery } from '../../api/sender-lookup.ts';
 import { MESSAGE_REJECTION_CHOICES } from '../../model/choices.ts';
 import type { ListSettingsValues } from '../../model/list-form.ts';
@@ -27,6 +30,7 @@ import {
   type TesterMessage,
   type TesterSettings,
 } from '../../model/posting-tester.ts';
+import { FormField } from '../../../../components/form/form-field.tsx';
 
 export interface PostingTesterProps {
   accountId: AccountId;
@@ -89,6 +93,23 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
     ASSUMED_ACCOUNT_DEFAULTS.notify_approval,
   );
   const [senderError, setSenderError] = useState<string | null>(null);
+  // The account's defaults (spec §2.7), read where the person may (an operator: spec §4.7 is
+  // for global keys with `account`); the choices below start from them.
+  const { may, known, ...powers } = usePermissions();
+  const readsAccount = known && 'global' in powers && powers.global && may('accounts.get');
+  const account = useQuery({
+    queryKey: rootKeys.account(accountId ?? ''),
+    queryFn: ({ signal }) =>
+      apiFor(null).call('accounts.get', { params: { id: accountId ?? '' }, signal }),
+    enabled: readsAccount && accountId !== null,
+  });
+  const [fromAccount, setFromAccount] = useState(false);
+  if (account.data && !fromAccount) {
+    setFromAccount(true);
+    const read = account.data as Record<string, unknown>;
+    if (typeof read.notify_approval === 'number') setAccountNotify(read.notify_approval);
+    if (typeof read.message_rejections === 'number') setAccountRejections(read.message_rejections);
+  }
   const lookup = useQuery({
     ...senderLookupQuery(accountId, tried ?? ''),
     enabled: tried !== null,
@@ -156,53 +177,50 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
       </p>
       <fieldset className="stack">
         <legend>The message</legend>
-        <div className="field">
-          <label htmlFor={ids.sender}>Sender’s address</label>
-          <input
-            id={ids.sender}
-            type="email"
-            autoComplete="off"
-            value={message.sender}
-            aria-invalid={senderError ? true : undefined}
-            aria-describedby={senderError ? `${ids.sender}-error` : undefined}
-            onChange={(event) => set('sender', event.target.value)}
-            onKeyDown={enterTries}
-          />
-          {senderError && (
-            <p id={`${ids.sender}-error`} className="field-error">
-              {senderError}
-            </p>
+        <FormField id={ids.sender} label="Sender’s address" error={senderError || undefined}>
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="off"
+              value={message.sender}
+              onChange={(event) => set('sender', event.target.value)}
+              onKeyDown={enterTries}
+            />
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.name}>Sender’s name (optional)</label>
-          <input
-            id={ids.name}
-            autoComplete="off"
-            value={message.name}
-            onChange={(event) => set('name', event.target.value)}
-            onKeyDown={enterTries}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.subject}>Subject</label>
-          <input
-            id={ids.subject}
-            autoComplete="off"
-            value={message.subject}
-            onChange={(event) => set('subject', event.target.value)}
-            onKeyDown={enterTries}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.body}>Message text</label>
-          <textarea
-            id={ids.body}
-            rows={4}
-            value={message.body}
-            onChange={(event) => set('body', event.target.value)}
-          />
-        </div>
+        </FormField>
+        <FormField id={ids.name} label="Sender’s name (optional)">
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={message.name}
+              onChange={(event) => set('name', event.target.value)}
+              onKeyDown={enterTries}
+            />
+          )}
+        </FormField>
+        <FormField id={ids.subject} label="Subject">
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={message.subject}
+              onChange={(event) => set('subject', event.target.value)}
+              onKeyDown={enterTries}
+            />
+          )}
+        </FormField>
+        <FormField id={ids.body} label="Message text">
+          {(control) => (
+            <textarea
+              {...control}
+              rows={4}
+              value={message.body}
+              onChange={(event) => set('body', event.target.value)}
+            />
+          )}
+        </FormField>
         <label className="checkbox-field">
           <input
             type="checkbox"
@@ -219,61 +237,67 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
           />
           It was sent by a program (an auto-reply)
         </label>
-        <div className="field">
-          <label htmlFor={ids.size}>Attachments, in KB</label>
-          <input
-            id={ids.size}
-            type="number"
-            min={0}
-            step={1}
-            className="narrow"
-            value={Number.isFinite(message.attachmentsKb) ? message.attachmentsKb : ''}
-            onChange={(event) => set('attachmentsKb', event.target.valueAsNumber || 0)}
-            onKeyDown={enterTries}
-          />
-        </div>
+        <FormField id={ids.size} label="Attachments, in KB">
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              min={0}
+              step={1}
+              className="narrow"
+              value={Number.isFinite(message.attachmentsKb) ? message.attachmentsKb : ''}
+              onChange={(event) => set('attachmentsKb', event.target.valueAsNumber || 0)}
+              onKeyDown={enterTries}
+            />
+          )}
+        </FormField>
       </fieldset>
 
       {(settings.message_rejections === null || settings.notify_approval === null) && (
         <fieldset className="stack">
           <legend>The account’s defaults</legend>
-          <p className="hint">
-            This list uses the account’s default for some settings, which this page cannot read.
-            Choose the account’s value to see what follows from it.
+          <p className="hint" aria-live="polite">
+            {!readsAccount || accountId === null
+              ? `This list uses the account’s default for some settings, which you may not read: an account’s settings need the ${permissionsFor('accounts.get')} permission with a global key (an operator’s, spec §4.7). Choose the account’s value to see what follows from it.`
+              : account.isPending
+                ? 'Reading the account’s defaults…'
+                : account.isError
+                  ? `The account’s defaults could not be read (${describeError(account.error)}). Choose the account’s value to see what follows from it.`
+                  : 'This list uses the account’s default for some settings: read from the account below; change them to try another value.'}
           </p>
           {settings.message_rejections === null && (
-            <div className="field">
-              <label htmlFor={ids.rejections}>
-                The account’s default for messages not permitted
-              </label>
-              <select
-                id={ids.rejections}
-                value={accountRejections}
-                onChange={(event) => setAccountRejections(Number(event.target.value))}
-              >
-                {MESSAGE_REJECTIONS_VALUES.map((value) => (
-                  <option key={value} value={value}>
-                    {MESSAGE_REJECTION_CHOICES.find((choice) => choice.value === value)?.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FormField id={ids.rejections} label="The account’s default for messages not permitted">
+              {(control) => (
+                <select
+                  {...control}
+                  value={accountRejections}
+                  onChange={(event) => setAccountRejections(Number(event.target.value))}
+                >
+                  {MESSAGE_REJECTIONS_VALUES.map((value) => (
+                    <option key={value} value={value}>
+                      {MESSAGE_REJECTION_CHOICES.find((choice) => choice.value === value)?.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
           )}
           {settings.notify_approval === null && (
-            <div className="field">
-              <label htmlFor={ids.notify}>The account’s default for held messages</label>
-              <select
-                id={ids.notify}
-                value={accountNotify}
-                onChange={(event) => setAccountNotify(Number(event.target.value))}
-              >
-                {ACCOUNT_NOTIFY_APPROVAL_VALUES.map((value) => (
-                  <option key={value} value={value}>
-                    {ACCOUNT_NOTIFY_LABELS[value]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FormField id={ids.notify} label="The account’s default for held messages">
+              {(control) => (
+                <select
+                  {...control}
+                  value={accountNotify}
+                  onChange={(event) => setAccountNotify(Number(event.target.value))}
+                >
+                  {ACCOUNT_NOTIFY_APPROVAL_VALUES.map((value) => (
+                    <option key={value} value={value}>
+                      {ACCOUNT_NOTIFY_LABELS[value]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
           )}
         </fieldset>
       )}

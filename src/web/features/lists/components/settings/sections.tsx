@@ -14,6 +14,7 @@ import {
   TokenTextField,
   useFieldError,
 } from './fields.tsx';
+import { FormField } from '../../../../components/form/form-field.tsx';
 
 export function GeneralSection() {
   const replyTo = useWatch<ListSettingsValues, 'reply_to'>({ name: 'reply_to' });
@@ -283,19 +284,20 @@ function ArchivePassword() {
         Set a new password
       </label>
       {mode === 'set' && (
-        <div className="field">
-          <label htmlFor={inputId}>New archive password</label>
-          <input
-            id={inputId}
-            type="password"
-            autoComplete="new-password"
-            value={text}
-            onChange={(event) => {
-              setText(event.target.value);
-              onChange(event.target.value || undefined);
-            }}
-          />
-        </div>
+        <FormField id={inputId} label="New archive password">
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              value={text}
+              onChange={(event) => {
+                setText(event.target.value);
+                onChange(event.target.value || undefined);
+              }}
+            />
+          )}
+        </FormField>
       )}
       <label className="checkbox-field">
         <input
@@ -359,7 +361,9 @@ export function MembersSection({ list }: { list: List }) {
       {/* Members are contacts (spec §4.1): no link for a principal that may not read them. */}
       {usePermissions().may('contacts.list') && (
         <p>
-          <Link to="members">{list.contacts.length > 0 ? 'Manage the members' : 'Add members'}</Link>{' '}
+          <Link to="members">
+            {list.contacts.length > 0 ? 'Manage the members' : 'Add members'}
+          </Link>{' '}
           <span className="hint">search, add, remove, digest, export</span>
         </p>
       )}

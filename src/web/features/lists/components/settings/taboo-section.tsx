@@ -3,6 +3,7 @@ import { useWatch } from 'react-hook-form';
 import type { ListSettingsValues } from '../../model/list-form.ts';
 import { findTabooMatches } from '../../model/taboo.ts';
 import { LineListField } from './fields.tsx';
+import { FormField } from '../../../../components/form/form-field.tsx';
 
 function Tester({ kind }: { kind: 'headers' | 'body' }) {
   const rules = (useWatch<ListSettingsValues>({
@@ -12,35 +13,43 @@ function Tester({ kind }: { kind: 'headers' | 'body' }) {
   const id = useId();
   const matches = sample === '' ? [] : findTabooMatches(rules, sample, kind);
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {kind === 'headers' ? 'Test a header block' : 'Test a message body'}
-      </label>
-      <textarea
-        id={id}
-        rows={4}
-        spellCheck={false}
-        className="code"
-        value={sample}
-        aria-describedby={`${id}-result`}
-        onChange={(event) => setSample(event.target.value)}
-      />
-      <div id={`${id}-result`} aria-live="polite" className="hint">
-        {sample === '' ? (
-          <p>Paste {kind === 'headers' ? 'headers' : 'a body'} to see which rule would hold it.</p>
-        ) : matches.length === 0 ? (
-          <p>No rule matches: this would not be held by a taboo rule.</p>
-        ) : (
-          <ul aria-label={`Matching ${kind} rules`}>
-            {matches.map((match) => (
-              <li key={match.index}>
-                Rule {match.index + 1} <code>{match.rule}</code> matches <q>{match.line}</q>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
+    <FormField
+      id={id}
+      label={kind === 'headers' ? 'Test a header block' : 'Test a message body'}
+      after={
+        <>
+          <div id={`${id}-result`} aria-live="polite" className="hint">
+            {sample === '' ? (
+              <p>
+                Paste {kind === 'headers' ? 'headers' : 'a body'} to see which rule would hold it.
+              </p>
+            ) : matches.length === 0 ? (
+              <p>No rule matches: this would not be held by a taboo rule.</p>
+            ) : (
+              <ul aria-label={`Matching ${kind} rules`}>
+                {matches.map((match) => (
+                  <li key={match.index}>
+                    Rule {match.index + 1} <code>{match.rule}</code> matches <q>{match.line}</q>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </>
+      }
+    >
+      {(control) => (
+        <textarea
+          {...control}
+          rows={4}
+          spellCheck={false}
+          className="code"
+          value={sample}
+          aria-describedby={`${id}-result`}
+          onChange={(event) => setSample(event.target.value)}
+        />
+      )}
+    </FormField>
   );
 }
 
