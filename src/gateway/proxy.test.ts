@@ -77,9 +77,10 @@ describe('headers across the proxy', () => {
     });
   });
 
-  it('passes the rate limit and content type back, never cookies, WWW-Authenticate or cache headers', () => {
+  it('passes the rate limit, content type and ignored fields back, never cookies, WWW-Authenticate or cache headers', () => {
     const upstream = new Headers({
       'content-type': 'application/json; charset=utf-8',
+      'x-ignored-fields': 'shoe_size',
       'retry-after': '120',
       'x-ratelimit-limit': '300',
       'x-ratelimit-remaining': '0',
@@ -92,6 +93,7 @@ describe('headers across the proxy', () => {
     });
     expect(browserResponseHeaders(upstream, 'https://api.example')).toEqual({
       'content-type': 'application/json; charset=utf-8',
+      'x-ignored-fields': 'shoe_size',
       'retry-after': '120',
       'x-ratelimit-limit': '300',
       'x-ratelimit-remaining': '0',

@@ -82,6 +82,9 @@ const PASSED_RESPONSE_HEADERS = [
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
+  // What the server did not store (spec-only servers send none): the dashboard says so on the
+  // field instead of "Saved" (issue 27 item 1).
+  'x-ignored-fields',
 ] as const;
 
 export function browserResponseHeaders(upstream: Headers, upstreamUrl: string): Record<string, string> {
