@@ -1,26 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { htmlToPlain, plainToHtml } from '../../api/message-content.ts';
-import { decidePosting } from '../../api/posting-policy/decide.ts';
-import { senderDirectory } from '../../api/posting-policy/directory.ts';
-import type { HeaderField, PostingDecision } from '../../api/posting-policy/types.ts';
+import { plainToHtml } from '../../api/message-content.ts';
+import type { PostingDecision } from '../../api/posting-policy/types.ts';
 import type { Database } from '../db/schema.ts';
 import { accountSettingsOf } from '../repositories/accounts.mapper.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
-import { findListByAddress, senderKnowledge } from '../repositories/mail.repository.ts';
+import { senderKnowledge } from '../repositories/mail.repository.ts';
 import { isHeldInList, lockInbound } from '../repositories/held.repository.ts';
 import { findByMessageIds } from '../repositories/messages.repository.ts';
 import { saveSource } from '../repositories/outbox.repository.ts';
 import { acceptMail } from './accept.ts';
-import { messageIdsIn } from './archive.ts';
 import { holdMail } from './hold.ts';
+import type { InboundMessage } from './inbound-message.ts';
+import type { InboundWork } from './inbound-work.ts';
 import { listAddressOf } from './list-address.ts';
 import { queueModeratorNotice, queueSenderNotice } from './notices.ts';
+import type { ReceivingList } from './recipient.ts';
 import type { MailingList } from './render.ts';
-
-/** A list that receives mail: what the pipeline reads once per message. */
-export type ReceivingList = NonNullable<Awaited<ReturnType<typeof findListByAddress>>>;
 
 export type InboundOutcome =
   | { action: 'accept'; rule: string; messageId: number }
@@ -28,56 +24,81 @@ export type InboundOutcome =
   | { action: 'reject' | 'discard'; rule: string }
   | { action: 'duplicate'; rule: 'duplicate' };
 
-/**
- * A message mailparser cannot read (over its limits of 1 MB of headers or 1000 MIME parts, or
- * malformed): sent again it is the same message, so the listener refuses it for good, not for later.
- */
-export class UnreadableMessageError extends Error {}
+/** What became of one message: unreadable (refused for good), or an outcome per list. */
+export type InboundResult =
+  { unreadable: string } | { outcomes: { list: string; outcome: InboundOutcome }[] };
 
-/** Header fields as the policy reads them: name and value, folding undone (RFC 5322 §2.2.3). */
-export function headerFields(parsed: ParsedMail): HeaderField[] {
-  return parsed.headerLines.map(({ line }) => {
-    const colon = line.indexOf(':');
-    const name = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1);
-    return { name: name.trim(), value: value.replace(/\r?\n[ \t]+/g, ' ').trim() };
-  });
+/** The message as one list sees it: the sender, and a Message-ID even when it came without one. */
+interface Post {
+  message: InboundMessage;
+  raw: Buffer;
+  fromAddress: string;
+  messageId: string;
 }
 
 /**
- * One message for one list, from SMTP (issue 18 item 2): parsed, decided by the posting policy
- * (spec §2.4, src/api/posting-policy), and acted on in one transaction. Accepted: archived with its
- * source and queued for the members. Held: into the held queue, the list manager told
- * (notify_approval) and the sender answered (send_hold_message). Rejected: the sender answered
- * (send_reject_message). Discarded: dropped. Automated senders are never answered (the policy's
- * `senderNotice` is null for them: RFC 3834, no backscatter loops).
+ * One message from SMTP for the lists it was sent to (issue 18 item 2), in named steps: read once
+ * (on the pool's threads), then for each list: who the sender is to the account, the posting
+ * policy's decision (spec §2.4, src/api/posting-policy; on the pool's threads too: taboo rules scan
+ * the whole body), and the decision acted on in one transaction. Accepted: archived with its source
+ * and queued for the members. Held: into the held queue, the list manager told (notify_approval)
+ * and the sender answered (send_hold_message). Rejected: the sender answered (send_reject_message).
+ * Discarded: dropped. Automated senders are never answered (the policy's `senderNotice` is null for
+ * them: RFC 3834, no backscatter loops).
  */
 export async function processInbound(
   db: Kysely<Database>,
-  list: ReceivingList,
+  work: InboundWork,
+  lists: readonly ReceivingList[],
   raw: Buffer,
   envelopeFrom: string,
   now: Date,
-): Promise<InboundOutcome> {
-  const parsed = await simpleParser(raw, { skipImageLinks: true }).catch((error: unknown) => {
-    throw new UnreadableMessageError(error instanceof Error ? error.message : String(error));
-  });
-  const headers = headerFields(parsed);
-  const sender = parsed.from?.value[0];
-  const fromAddress = sender?.address ?? envelopeFrom;
-  const fromPhrase = sender?.name ?? '';
-  const subject = parsed.subject ?? '';
-  const html = typeof parsed.html === 'string' ? parsed.html : '';
-  const plain = parsed.text ?? (html ? htmlToPlain(html) : '');
-  const address = listAddressOf(list.name, list.domain);
-  const settings = settingsOf(list);
-  const mailingList: MailingList = { name: list.name, address, settings };
-  const messageId =
-    parsed.messageId ?? `<${randomUUID()}@${address.slice(address.indexOf('@') + 1)}>`;
+): Promise<InboundResult> {
+  const read = await work.read({ raw });
+  if (!read.ok) return { unreadable: read.unreadable };
+  const outcomes: { list: string; outcome: InboundOutcome }[] = [];
+  for (const list of lists) {
+    const post = postFor(list, read.message, raw, envelopeFrom);
+    const decision = await decide(db, work, list, post);
+    outcomes.push({ list: list.name, outcome: await act(db, work, list, post, decision, now) });
+  }
+  return { outcomes };
+}
 
-  const known = await senderKnowledge(db, list.account_id, fromAddress);
+function postFor(
+  list: ReceivingList,
+  message: InboundMessage,
+  raw: Buffer,
+  envelopeFrom: string,
+): Post {
+  const domain = listAddressOf(list.name, list.domain).split('@')[1] ?? '';
+  return {
+    message,
+    raw,
+    fromAddress: message.from.address || envelopeFrom,
+    messageId: message.messageId ?? `<${randomUUID()}@${domain}>`,
+  };
+}
+
+function mailingListOf(list: ReceivingList): MailingList {
+  return {
+    name: list.name,
+    address: listAddressOf(list.name, list.domain),
+    settings: settingsOf(list),
+  };
+}
+
+/** Spec §2.4: the posting policy, with what the account knows of the sender. */
+async function decide(
+  db: Kysely<Database>,
+  work: InboundWork,
+  list: ReceivingList,
+  post: Post,
+): Promise<PostingDecision> {
+  const { address, settings } = mailingListOf(list);
   const account = accountSettingsOf({ settings: list.account_settings });
-  const decision: PostingDecision = decidePosting({
+  const { message } = post;
+  return work.decide({
     list: { name: list.name, address },
     settings,
     account: {
@@ -85,81 +106,151 @@ export async function processInbound(
       subscriptions: account.subscriptions,
       unsubscriptions: account.unsubscriptions,
     },
-    directory: senderDirectory(fromAddress, known),
+    sender: {
+      address: post.fromAddress,
+      known: await senderKnowledge(db, list.account_id, post.fromAddress),
+    },
     message: {
-      from: { address: fromAddress, name: fromPhrase },
-      subject,
-      headers,
-      body: plain,
-      size: raw.length,
+      from: { address: post.fromAddress, name: message.from.name },
+      subject: message.subject,
+      headers: message.headers,
+      body: message.plain,
+      size: post.raw.length,
     },
   });
+}
 
-  const answers = [
-    ...messageIdsIn(parsed.inReplyTo),
-    ...[
-      ...(Array.isArray(parsed.references) ? parsed.references : messageIdsIn(parsed.references)),
-    ].reverse(),
-  ];
-  // What the archive and the held queue both keep of the message.
-  const content = {
-    subject,
-    fromPhrase,
-    fromAddress,
-    messageId,
-    contentPlain: plain,
-    contentHtml: html || plainToHtml(plain),
-  };
+/**
+ * The decision acted on, in one transaction. A sender's MTA that sends again after a lost answer
+ * must not post twice, nor be held twice: the same Message-ID archived in the list or in its held
+ * queue is a repeat, dropped without a notice. Checked where the message is acted on, copies side
+ * by side serialized.
+ */
+async function act(
+  db: Kysely<Database>,
+  work: InboundWork,
+  list: ReceivingList,
+  post: Post,
+  decision: PostingDecision,
+  now: Date,
+): Promise<InboundOutcome> {
+  // Made before the transaction, on the pool's threads: it takes as long as the text.
+  const archiveHtml =
+    decision.action === 'accept'
+      ? post.message.html || (await work.html({ plain: post.message.plain }))
+      : null;
   return db.transaction().execute(async (trx): Promise<InboundOutcome> => {
-    // A sender's MTA that sends again after a lost answer must not post twice, nor be held twice:
-    // the same Message-ID archived in the list or in its held queue is a repeat, dropped without a
-    // notice. Checked where the message is acted on, copies side by side serialized.
-    await lockInbound(trx, list.id, messageId);
+    await lockInbound(trx, list.id, post.messageId);
     if (
-      (await findByMessageIds(trx, list.account_id, list.id, [messageId])).length > 0 ||
-      (await isHeldInList(trx, list.id, messageId))
+      (await findByMessageIds(trx, list.account_id, list.id, [post.messageId])).length > 0 ||
+      (await isHeldInList(trx, list.id, post.messageId))
     )
       return { action: 'duplicate', rule: 'duplicate' };
     switch (decision.action) {
-      case 'accept': {
-        const id = await acceptMail(trx, list.account_id, list.id, { ...content, answers }, now);
-        await saveSource(trx, id, raw);
-        return { action: 'accept', rule: decision.rule, messageId: id };
-      }
-      case 'hold': {
-        const heldId = await holdMail(
-          trx,
-          list.account_id,
-          list.id,
-          { ...content, headers, size: raw.length, raw },
-          decision,
-          now,
-        );
-        if (decision.notifyModerator)
-          await queueModeratorNotice(trx, list.account_id, mailingList, {
-            id: heldId,
-            subject,
-            from: fromAddress,
-            reason: decision.reason,
-          }, now);
-        if (decision.senderNotice === 'hold')
-          await queueSenderNotice(trx, list.account_id, mailingList, 'hold', fromAddress, subject, now);
-        return { action: 'hold', rule: decision.rule, heldId };
-      }
+      case 'accept':
+        return accept(trx, list, post, decision, archiveHtml ?? '', now);
+      case 'hold':
+        return hold(trx, list, post, decision, now);
       case 'reject':
-        if (decision.senderNotice === 'reject')
-          await queueSenderNotice(
-            trx,
-            list.account_id,
-            mailingList,
-            'reject',
-            fromAddress,
-            subject,
-            now,
-          );
-        return { action: 'reject', rule: decision.rule };
+        return reject(trx, list, post, decision, now);
       case 'discard':
         return { action: 'discard', rule: decision.rule };
     }
   });
+}
+
+async function accept(
+  trx: Kysely<Database>,
+  list: ReceivingList,
+  post: Post,
+  decision: PostingDecision,
+  archiveHtml: string,
+  now: Date,
+): Promise<InboundOutcome> {
+  const { message } = post;
+  const id = await acceptMail(
+    trx,
+    list.account_id,
+    list.id,
+    {
+      subject: message.subject,
+      fromPhrase: message.from.name,
+      fromAddress: post.fromAddress,
+      messageId: post.messageId,
+      answers: message.answers,
+      contentPlain: message.plain,
+      contentHtml: archiveHtml,
+    },
+    now,
+  );
+  await saveSource(trx, id, post.raw);
+  return { action: 'accept', rule: decision.rule, messageId: id };
+}
+
+async function hold(
+  trx: Kysely<Database>,
+  list: ReceivingList,
+  post: Post,
+  decision: PostingDecision,
+  now: Date,
+): Promise<InboundOutcome> {
+  const { message } = post;
+  const mailingList = mailingListOf(list);
+  const heldId = await holdMail(
+    trx,
+    list.account_id,
+    list.id,
+    {
+      subject: message.subject,
+      fromPhrase: message.from.name,
+      fromAddress: post.fromAddress,
+      messageId: post.messageId,
+      headers: message.headers,
+      contentPlain: message.plain,
+      contentHtml: message.html || plainToHtml(message.plain),
+      size: post.raw.length,
+      raw: post.raw,
+    },
+    decision,
+    now,
+  );
+  if (decision.notifyModerator)
+    await queueModeratorNotice(
+      trx,
+      list.account_id,
+      mailingList,
+      { id: heldId, subject: message.subject, from: post.fromAddress, reason: decision.reason },
+      now,
+    );
+  if (decision.senderNotice === 'hold')
+    await queueSenderNotice(
+      trx,
+      list.account_id,
+      mailingList,
+      'hold',
+      post.fromAddress,
+      message.subject,
+      now,
+    );
+  return { action: 'hold', rule: decision.rule, heldId };
+}
+
+async function reject(
+  trx: Kysely<Database>,
+  list: ReceivingList,
+  post: Post,
+  decision: PostingDecision,
+  now: Date,
+): Promise<InboundOutcome> {
+  if (decision.senderNotice === 'reject')
+    await queueSenderNotice(
+      trx,
+      list.account_id,
+      mailingListOf(list),
+      'reject',
+      post.fromAddress,
+      post.message.subject,
+      now,
+    );
+  return { action: 'reject', rule: decision.rule };
 }

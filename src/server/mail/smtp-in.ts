@@ -1,16 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { findListByAddress } from '../repositories/mail.repository.ts';
+import { InboundBusyError, startInboundPool, type InboundWork } from './inbound-work.ts';
 import { readMessageBytes } from './message-bytes.ts';
-import {
-  processInbound,
-  UnreadableMessageError,
-  type InboundOutcome,
-  type ReceivingList,
-} from './pipeline.ts';
+import { processInbound, type InboundOutcome } from './pipeline.ts';
+import { resolveRecipient, type Recipient } from './recipient.ts';
 
 /** What the listener did with one message for one list (tests and logs read it). */
 export type Received = { list: string; outcome: InboundOutcome };
@@ -33,19 +29,21 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-/** `-bounces` addresses take bounces of the lists' own mail, which are accepted and dropped. */
-const BOUNCES = /-bounces$/;
+/** The recipients a transaction names that take mail, one per list and kind. */
+type Target = Exclude<Recipient, { kind: 'unknown' }>;
+type Targets = Map<string, Target>;
 
 /**
- * The SMTP listener (issue 18 item 2, SECURITY.md 35): it accepts a recipient only when it is
- * `<list>@<the account's domain>` of an existing list (or that list's `-bounces` address); anything
- * else is refused at RCPT with 550, so the server is never a relay. Each accepted message is run
- * through the pipeline once per list it was sent to.
+ * The SMTP listener (issue 18 item 2, SECURITY.md 35): it accepts a recipient only when
+ * recipient.ts says what it is (a list, a list's bounces); anything else is refused at RCPT with
+ * 550, so the server is never a relay. Each accepted message is read once, on the inbound pool's
+ * threads, and run through the pipeline once per list it was sent to.
  */
 export async function startSmtpIn(
   options: SmtpInOptions,
 ): Promise<{ port: number; close: () => Promise<void> }> {
-  const lists = new WeakMap<object, Map<string, ReceivingList | 'bounces'>>();
+  const work: InboundWork = startInboundPool();
+  const targets = new WeakMap<SMTPServerSession, Targets>();
   const server = new SMTPServer({
     name: 'listkeeper',
     banner: 'Listkeeper',
@@ -55,23 +53,23 @@ export async function startSmtpIn(
     disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     size: options.maxBytes,
+    // The client's name is never used: no PTR query for every connection (DNS is asked only
+    // through the resolver that has a timeout and a cache, SECURITY.md 50).
+    disableReverseLookup: true,
     logger: false,
-    onRcptTo(address: SMTPServerAddress, session, callback) {
+    onRcptTo(address, session, callback) {
       resolveRecipient(options.db, address.address).then(
         (found) => {
-          if (!found) {
+          if (found.kind === 'unknown') {
             callback(
               smtpError(550, `5.1.1 <${address.address}>: no such list here (relaying denied)`),
             );
             return;
           }
-          const byAddress = lists.get(session) ?? new Map<string, ReceivingList | 'bounces'>();
+          const named: Targets = targets.get(session) ?? new Map<string, Target>();
           // One delivery per list, however many of its spellings the envelope names.
-          byAddress.set(
-            found === 'bounces' ? address.address.toLowerCase() : `list ${found.id}`,
-            found,
-          );
-          lists.set(session, byAddress);
+          named.set(`${found.kind} ${found.list.id}`, found);
+          targets.set(session, named);
           callback();
         },
         (error: unknown) => {
@@ -83,26 +81,34 @@ export async function startSmtpIn(
     onData(stream, session, callback) {
       const envelopeFrom =
         session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-      const targets = [...(lists.get(session)?.values() ?? [])];
-      lists.delete(session);
+      const lists = [...(targets.get(session)?.values() ?? [])].flatMap((target) =>
+        target.kind === 'list' ? [target.list] : [],
+      );
+      targets.delete(session);
       void (async () => {
         const raw = await readMessageBytes(stream, options.maxBytes);
         if (raw === null) {
           return smtpError(552, `5.3.4 Message too big: at most ${options.maxBytes} bytes`);
         }
-        for (const target of targets) {
-          if (target === 'bounces') continue;
-          const outcome = await processInbound(options.db, target, raw, envelopeFrom, options.clock.now());
-          options.onReceived?.({ list: target.name, outcome });
-        }
+        if (lists.length === 0) return null;
+        const result = await processInbound(
+          options.db,
+          work,
+          lists,
+          raw,
+          envelopeFrom,
+          options.clock.now(),
+        );
+        // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
+        if ('unreadable' in result)
+          return smtpError(554, `5.6.0 The message cannot be read: ${result.unreadable}`);
+        for (const received of result.outcomes) options.onReceived?.(received);
         return null;
       })().then(
         (refusal) => callback(refusal),
         (error: unknown) => {
-          // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
-          if (error instanceof UnreadableMessageError) {
-            return callback(smtpError(554, `5.6.0 The message cannot be read: ${error.message}`));
-          }
+          if (error instanceof InboundBusyError)
+            return callback(smtpError(451, '4.3.2 Too much mail at once, try again later'));
           options.onError?.(error);
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },
@@ -110,24 +116,21 @@ export async function startSmtpIn(
     },
   });
   server.on('error', (error) => options.onError?.(error));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function resolveRecipient(
-  db: Kysely<Database>,
-  address: string,
-): Promise<ReceivingList | 'bounces' | null> {
-  const at = address.lastIndexOf('@');
-  if (at <= 0) return null;
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  if (BOUNCES.test(local)) {
-    return (await findListByAddress(db, local.replace(BOUNCES, ''), domain)) ? 'bounces' : null;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+  } catch (error) {
+    await work.close();
+    throw error;
   }
-  return (await findListByAddress(db, local, domain)) ?? null;
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await work.close();
+    },
+  };
 }

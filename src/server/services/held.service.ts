@@ -20,7 +20,7 @@ import { queueSenderNotice } from '../mail/notices.ts';
 import { findListByName } from '../repositories/lists.repository.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
 import { saveSource } from '../repositories/outbox.repository.ts';
-import { messageIdsIn } from '../mail/archive.ts';
+import { messageIdsIn } from '../mail/message-ids.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import {
   storedHeaders,

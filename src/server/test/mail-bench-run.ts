@@ -1,7 +1,8 @@
 // The measurements of `npm run bench -- --mail` (bench/mail.ts runs this file in a process of its
 // own and prints its rows): on SQLite in a temporary DATA_DIR, messages per second in (real SMTP
 // into the pipeline), a fan-out to 100,000 addresses into the local sink (queueing time,
-// deliveries per second, memory), and the posting policy's decision time.
+// deliveries per second, memory), the posting policy's decision time, and the stall of a GET while
+// a 10 MB message arrives (mail-stall-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { sinkTransport } from '../mail/transport.ts';
 import { LIST_DEFAULTS } from '../repositories/lists.mapper.ts';
 import { outboxCounts } from '../repositories/outbox.repository.ts';
 import { seedFanOut } from './fan-out-seed.ts';
+import { measureStall, stallRows } from './mail-stall-bench.ts';
 import { systemClock } from '../lib/clock.ts';
 
 const FAN_OUT = 100_000;
@@ -169,5 +171,6 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
   }
 }
 
-const rows = await measure((line) => console.error(line));
+const progress = (line: string) => console.error(line);
+const rows = [...(await measure(progress)), ...stallRows(await measureStall(progress))];
 console.log(JSON.stringify(rows));

@@ -1,0 +1,26 @@
+import { plainToHtml } from '../../api/message-content.ts';
+import { decidePosting } from '../../api/posting-policy/decide.ts';
+import { senderDirectory } from '../../api/posting-policy/directory.ts';
+import type { PostingDecision } from '../../api/posting-policy/types.ts';
+import { readInbound, type ReadOutcome } from './inbound-message.ts';
+import type { DecideTask, ReadTask } from './inbound-work.ts';
+
+/**
+ * The inbound pipeline's work that costs CPU in proportion to the message, run on the pool's
+ * threads (inbound-work.ts, SECURITY.md 29): reading the message, and the posting policy, whose
+ * taboo rules scan the whole body. Each export is one task; what goes in and out is plain data.
+ */
+
+export function read(task: ReadTask): Promise<ReadOutcome> {
+  return readInbound(task.raw);
+}
+
+/** Spec §4.5: the HTML of a message that has only text, for the archive. */
+export function html(task: { plain: string }): string {
+  return plainToHtml(task.plain);
+}
+
+export function decide(task: DecideTask): PostingDecision {
+  const { sender, ...input } = task;
+  return decidePosting({ ...input, directory: senderDirectory(sender.address, sender.known) });
+}
