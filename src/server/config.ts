@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { DNS_DEFAULTS, type DnsOptions } from './mail/dns-resolver.ts';
 
 /** Server settings, all from the environment (README "Configuration"). */
 const Env = z.object({
@@ -75,6 +77,21 @@ const Env = z.object({
   MAIL_LEASE_SECONDS: z.coerce.number().min(0.3).max(3600).default(60),
   /** How often digests go out; a day by default (spec §2.3 "daily digest"). */
   DIGEST_INTERVAL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  /**
+   * The name servers sender verification asks (SPF, DKIM, DMARC), comma-separated `host` or
+   * `host:port` (IPv6 in brackets); empty: the system's resolver (/etc/resolv.conf).
+   */
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .refine(
+      areNameServers,
+      'DNS_SERVERS must be IP addresses, `address` or `address:port`, comma-separated (IPv6 in brackets)',
+    ),
+  /** The longest one DNS lookup may take (SECURITY.md 50). */
+  DNS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(60).default(5),
+  /** How long a DNS answer is kept. */
+  DNS_CACHE_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
 });
 
 export interface ServerConfig {
@@ -106,6 +123,8 @@ export interface MailConfig {
   batchSize: number;
   leaseMs: number;
   digestIntervalSeconds: number;
+  /** How the mail server asks DNS (mail/dns-resolver.ts). */
+  dns: DnsOptions;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -140,8 +159,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       batchSize: e.MAIL_BATCH_SIZE,
       leaseMs: Math.round(e.MAIL_LEASE_SECONDS * 1000),
       digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
+      dns: {
+        ...DNS_DEFAULTS,
+        servers: e.DNS_SERVERS.split(',')
+          .map((server) => server.trim())
+          .filter(Boolean),
+        timeoutMs: Math.round(e.DNS_TIMEOUT_SECONDS * 1000),
+        cacheSeconds: e.DNS_CACHE_SECONDS,
+        negativeCacheSeconds: Math.min(e.DNS_CACHE_SECONDS, DNS_DEFAULTS.negativeCacheSeconds),
+      },
     },
   };
+}
+
+/** What node:dns takes as servers (it refuses names: an address is needed to ask for names). */
+function areNameServers(value: string): boolean {
+  const servers = value
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+  try {
+    new Resolver().setServers(servers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A URL nodemailer reads as a relay: WHATWG-valid, with a host that needs no decoding. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSmtpIn, type Received } from './mail/smtp-in.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
+import { dnsOptionsFor, startDnsServer, type TestDnsServer } from './test/dns-server.ts';
 import { bigText } from './test/mail-stall-bench.ts';
 import { SmtpRawClient } from './test/smtp-raw.ts';
 
@@ -22,6 +23,7 @@ describeEachDialect('an inbound message read off the server’s thread', (dialec
   let server: TestServer;
   let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
   const outcomes: Received[] = [];
+  let dns: TestDnsServer;
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
@@ -34,17 +36,20 @@ describeEachDialect('an inbound message read off the server’s thread', (dialec
       form: { name: 'quiet', taboo_body: ['^The end\\.$'], send_hold_message: false },
     });
     expect(created.status, created.body).toBe(200);
+    dns = await startDnsServer();
     smtpIn = await startSmtpIn({
       db: server.database.db,
       host: '127.0.0.1',
       port: 0,
       maxBytes: 12 * 1024 * 1024,
       clock: server.clock,
+      dns: dnsOptionsFor(dns),
       onReceived: (received) => outcomes.push(received),
     });
   });
   afterAll(async () => {
     await smtpIn.close();
+    await dns.close();
     await server.close();
   });
 

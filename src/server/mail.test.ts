@@ -7,6 +7,7 @@ import { OutboxWorker } from './mail/outbox.ts';
 import { startSmtpIn } from './mail/smtp-in.ts';
 import { smtpTransport, type MailTransport } from './mail/transport.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
+import { dnsOptionsFor, startDnsServer, type TestDnsServer } from './test/dns-server.ts';
 import { startSmtpSink } from './test/smtp-sink.ts';
 
 /**
@@ -20,6 +21,7 @@ describeEachDialect('mail in and out', (dialect) => {
   let worker: OutboxWorker;
   let transport: MailTransport;
   let client: ReturnType<typeof nodemailer.createTransport>;
+  let dns: TestDnsServer;
   const domain = 'acme.example';
   const members = ['ann@members.example', 'bob@members.example'];
 
@@ -53,6 +55,11 @@ describeEachDialect('mail in and out', (dialect) => {
       .where('id', '=', server.account.id)
       .execute();
     sink = await startSmtpSink();
+    // The senders' domains let the test's client (127.0.0.1) send their mail (SPF): they
+    // authenticate, so notices may go back to them (issue 28, no backscatter).
+    dns = await startDnsServer();
+    for (const senders of ['outside.example', 'members.example'])
+      dns.setTxt(senders, 'v=spf1 ip4:127.0.0.1 -all');
     const config = loadConfig({ SMTP_URL: sink.url });
     transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
     worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 50 });
@@ -62,6 +69,7 @@ describeEachDialect('mail in and out', (dialect) => {
       port: 0,
       maxBytes: 200_000,
       clock: server.clock,
+      dns: dnsOptionsFor(dns),
     });
     client = nodemailer.createTransport({
       host: '127.0.0.1',
@@ -96,6 +104,7 @@ describeEachDialect('mail in and out', (dialect) => {
     // The pooled connection left open would keep the sink waiting for it (30 s) before it closes.
     transport.close();
     await sink.close();
+    await dns.close();
     await server.close();
   });
 

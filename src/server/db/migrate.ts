@@ -17,6 +17,7 @@ import { outboxLease } from './migrations/2026-11-25T0200-outbox-lease.ts';
 import { contactSearchAccountIndex } from './migrations/2026-11-25T0300-contact-search-account-index.ts';
 import { documentVersions } from './migrations/2026-11-26T0000-document-versions.ts';
 import { contactSearchShortTerms } from './migrations/2026-11-27T0000-contact-search-short-terms.ts';
+import { heldAnswerable } from './migrations/2026-11-29T0200-held-answerable.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -37,6 +38,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-25T0300-contact-search-account-index': contactSearchAccountIndex(dialect),
     '2026-11-26T0000-document-versions': documentVersions(dialect),
     '2026-11-27T0000-contact-search-short-terms': contactSearchShortTerms(dialect),
+    '2026-11-29T0200-held-answerable': heldAnswerable,
   };
 }
 

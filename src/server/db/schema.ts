@@ -194,6 +194,8 @@ export interface HeldMessagesTable {
   content_html: Generated<string>;
   /** The message as received, base64. */
   raw: Generated<string>;
+  /** 1 when it authenticated for its From domain: only then may a rejection answer it. */
+  answerable: Generated<number>;
 }
 
 export interface OutboxTable {

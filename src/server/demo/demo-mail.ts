@@ -61,7 +61,14 @@ export async function seedDemoMail(
         `Date: ${new Date().toUTCString()}\r\n${mail.headers ?? ''}Content-Type: text/plain; charset=utf-8\r\n\r\n${mail.body}\r\n`,
     );
     const address = /<([^>]+)>/.exec(mail.from)?.[1] ?? mail.from;
-    const result = await processInbound(db, inThreadWork, [list], raw, address, new Date());
+    const result = await processInbound(
+      db,
+      inThreadWork,
+      [list],
+      raw,
+      { mailFrom: address, client: null },
+      new Date(),
+    );
     if ('outcomes' in result) outcomes.push(...result.outcomes.map(({ outcome }) => outcome));
   }
   return outcomes;

@@ -16,6 +16,11 @@ export interface HeldMail {
   size: number;
   /** The message as received; kept for when it is approved. */
   raw: Buffer;
+  /**
+   * Whether the From address may be answered: the message authenticated for its domain (or came
+   * by no SMTP session to check, as the demo's own mail). A rejection tells only such a sender.
+   */
+  answerable: boolean;
 }
 
 /**
@@ -54,5 +59,6 @@ export function holdMail(
     content_plain: mail.contentPlain,
     content_html: mail.contentHtml,
     raw: mail.raw.toString('base64'),
+    answerable: mail.answerable ? 1 : 0,
   });
 }

@@ -1,6 +1,11 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { htmlToPlain } from '../../api/message-content.ts';
-import type { HeaderField } from '../../api/posting-policy/types.ts';
+import {
+  NOT_CHECKED,
+  type HeaderField,
+  type PostingAuthentication,
+} from '../../api/posting-policy/types.ts';
+import { fromHeaderProblem } from './from-header.ts';
 import { messageIdsIn } from './message-ids.ts';
 
 /**
@@ -22,6 +27,8 @@ export interface InboundMessage {
   html: string;
   /** The msg-ids the message answers, nearest first (In-Reply-To, then References from the last). */
   answers: string[];
+  /** Whether it authenticates for its From domain (sender-auth.ts), for the posting policy. */
+  authentication: PostingAuthentication;
 }
 
 /**
@@ -40,7 +47,14 @@ export function headerFields(parsed: ParsedMail): HeaderField[] {
   });
 }
 
-export async function readInbound(raw: Uint8Array): Promise<ReadOutcome> {
+/**
+ * Reads a message, and verifies its author with `verify` (null: not checked, as for the demo's own
+ * mail). A From header that names no one author fails without asking anything.
+ */
+export async function readInbound(
+  raw: Uint8Array,
+  verify: ((raw: Uint8Array) => Promise<PostingAuthentication>) | null,
+): Promise<ReadOutcome> {
   let parsed: ParsedMail;
   try {
     parsed = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
@@ -52,6 +66,17 @@ export async function readInbound(raw: Uint8Array): Promise<ReadOutcome> {
   const sender = parsed.from?.value[0];
   const html = typeof parsed.html === 'string' ? parsed.html : '';
   const plain = parsed.text ?? (html ? htmlToPlain(html) : '');
+  const headers = headerFields(parsed);
+  const mailboxes = (parsed.from?.value ?? []).flatMap((entry) =>
+    entry.group ? entry.group.map((member) => member.address ?? '') : [entry.address ?? ''],
+  );
+  const fromProblem = fromHeaderProblem(headers, mailboxes);
+  const authentication: PostingAuthentication =
+    fromProblem !== null
+      ? { result: 'fail', detail: `the From header ${fromProblem}`, fromProblem }
+      : verify
+        ? await verify(raw)
+        : NOT_CHECKED;
   const references = Array.isArray(parsed.references)
     ? parsed.references
     : messageIdsIn(parsed.references);
@@ -61,10 +86,11 @@ export async function readInbound(raw: Uint8Array): Promise<ReadOutcome> {
       messageId: parsed.messageId ?? null,
       subject: parsed.subject ?? '',
       from: { address: sender?.address ?? '', name: sender?.name ?? '' },
-      headers: headerFields(parsed),
+      headers,
       plain,
       html,
       answers: [...messageIdsIn(parsed.inReplyTo), ...[...references].reverse()],
+      authentication,
     },
   };
 }

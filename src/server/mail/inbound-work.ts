@@ -2,17 +2,21 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import type {
   PostingAccountDefaults,
+  PostingAuthentication,
   PostingDecision,
   PostingList,
   PostingMessage,
   PostingSettings,
 } from '../../api/posting-policy/types.ts';
-import type { ReadOutcome } from './inbound-message.ts';
+import type { DnsOptions } from './dns-resolver.ts';
+import { readInbound, type ReadOutcome } from './inbound-message.ts';
+import type { SmtpEnvelope } from './sender-auth.ts';
 import * as inThread from './inbound-worker.ts';
 
-/** A message as received, to read. */
+/** A message as received, to read; with the SMTP session it came in, to verify its author. */
 export interface ReadTask {
   raw: Uint8Array;
+  envelope: SmtpEnvelope | null;
 }
 
 /** The posting policy's input as plain data: the sender's directory is what is known of them. */
@@ -22,6 +26,7 @@ export interface DecideTask {
   account: PostingAccountDefaults;
   sender: { address: string; known: { contact: boolean; lists: string[] } };
   message: PostingMessage;
+  authentication: PostingAuthentication;
 }
 
 /** Where the inbound pipeline's heavy steps run. */
@@ -50,7 +55,7 @@ const THREAD_HEAP_MB = 512;
  * own thread keeps a core), at least one; the queue is bounded, so a flood of large messages is
  * turned away (451, try later) rather than held in memory.
  */
-export function startInboundPool(): InboundWork {
+export function startInboundPool(dns: DnsOptions): InboundWork {
   const threads = Math.max(1, os.availableParallelism() - 1);
   const pool = new Piscina({
     filename: new URL('./inbound-worker.ts', import.meta.url).href,
@@ -61,6 +66,8 @@ export function startInboundPool(): InboundWork {
     // The tasks wait on promises (DNS, a stream): the threads keep their event loops running.
     atomics: 'disabled',
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    // Each thread asks DNS through a resolver of its own (inbound-worker.ts), made from these.
+    workerData: { dns },
   });
   const run = async <T>(task: unknown, name: string): Promise<T> => {
     try {
@@ -82,10 +89,11 @@ export function startInboundPool(): InboundWork {
 
 /**
  * The same steps on the calling thread: for `listkeeper demo`, which posts a few small messages
- * of its own through the pipeline and serves no requests.
+ * of its own through the pipeline and serves no requests; they come by no SMTP session, so their
+ * authors are not verified.
  */
 export const inThreadWork: InboundWork = {
-  read: (task) => inThread.read(task),
+  read: (task) => readInbound(task.raw, null),
   decide: (task) => Promise.resolve(inThread.decide(task)),
   html: (task) => Promise.resolve(inThread.html(task)),
   close: () => Promise.resolve(),

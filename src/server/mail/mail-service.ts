@@ -55,6 +55,7 @@ export async function startMail(
           port: config.mail.smtpInPort,
           maxBytes: config.mail.smtpInMaxBytes,
           tls: config.mail.smtpInTls,
+          dns: config.mail.dns,
           clock,
           onError,
           onReceived: (received) => {

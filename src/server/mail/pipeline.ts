@@ -28,6 +28,15 @@ export type InboundOutcome =
 export type InboundResult =
   { unreadable: string } | { outcomes: { list: string; outcome: InboundOutcome }[] };
 
+/**
+ * How a message came: MAIL FROM, and the SMTP client (its address and EHLO name), which sender
+ * verification needs; null for mail that came by no SMTP session (the demo's own).
+ */
+export interface InboundEnvelope {
+  mailFrom: string;
+  client: { ip: string; helo: string } | null;
+}
+
 /** The message as one list sees it: the sender, and a Message-ID even when it came without one. */
 interface Post {
   message: InboundMessage;
@@ -51,14 +60,15 @@ export async function processInbound(
   work: InboundWork,
   lists: readonly ReceivingList[],
   raw: Buffer,
-  envelopeFrom: string,
+  envelope: InboundEnvelope,
   now: Date,
 ): Promise<InboundResult> {
-  const read = await work.read({ raw });
+  const { mailFrom, client } = envelope;
+  const read = await work.read({ raw, envelope: client && { ...client, mailFrom } });
   if (!read.ok) return { unreadable: read.unreadable };
   const outcomes: { list: string; outcome: InboundOutcome }[] = [];
   for (const list of lists) {
-    const post = postFor(list, read.message, raw, envelopeFrom);
+    const post = postFor(list, read.message, raw, mailFrom);
     const decision = await decide(db, work, list, post);
     outcomes.push({ list: list.name, outcome: await act(db, work, list, post, decision, now) });
   }
@@ -117,6 +127,7 @@ async function decide(
       body: message.plain,
       size: post.raw.length,
     },
+    authentication: message.authentication,
   });
 }
 
@@ -210,6 +221,7 @@ async function hold(
       contentHtml: message.html || plainToHtml(message.plain),
       size: post.raw.length,
       raw: post.raw,
+      answerable: message.authentication.result !== 'fail',
     },
     decision,
     now,

@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { DnsOptions } from './dns-resolver.ts';
 import { InboundBusyError, startInboundPool, type InboundWork } from './inbound-work.ts';
 import { readMessageBytes } from './message-bytes.ts';
-import { processInbound, type InboundOutcome } from './pipeline.ts';
+import { processInbound, type InboundEnvelope, type InboundOutcome } from './pipeline.ts';
 import { resolveRecipient, type Recipient } from './recipient.ts';
 
 /** What the listener did with one message for one list (tests and logs read it). */
@@ -19,6 +20,8 @@ export interface SmtpInOptions {
   /** STARTTLS with this key and certificate (PEM); without them it is not offered. */
   tls?: { key: string; cert: string } | null;
   clock: Clock;
+  /** How senders are verified: the name servers asked, the timeout and the cache (SECURITY.md 50). */
+  dns: DnsOptions;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -42,7 +45,7 @@ type Targets = Map<string, Target>;
 export async function startSmtpIn(
   options: SmtpInOptions,
 ): Promise<{ port: number; close: () => Promise<void> }> {
-  const work: InboundWork = startInboundPool();
+  const work: InboundWork = startInboundPool(options.dns);
   const targets = new WeakMap<SMTPServerSession, Targets>();
   const server = new SMTPServer({
     name: 'listkeeper',
@@ -79,8 +82,13 @@ export async function startSmtpIn(
       );
     },
     onData(stream, session, callback) {
-      const envelopeFrom =
-        session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+      const envelope: InboundEnvelope = {
+        mailFrom: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
+        client: {
+          ip: session.remoteAddress,
+          helo: session.hostNameAppearsAs || session.remoteAddress,
+        },
+      };
       const lists = [...(targets.get(session)?.values() ?? [])].flatMap((target) =>
         target.kind === 'list' ? [target.list] : [],
       );
@@ -96,7 +104,7 @@ export async function startSmtpIn(
           work,
           lists,
           raw,
-          envelopeFrom,
+          envelope,
           options.clock.now(),
         );
         // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.

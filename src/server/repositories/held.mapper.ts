@@ -23,6 +23,8 @@ export interface HeldDetailRow extends HeldRow {
   content_plain: string;
   content_html: string;
   raw: string;
+  /** 1: the sender authenticated (or was not checked), and may be answered. */
+  answerable: number;
 }
 
 const StoredReasons = z.array(

@@ -41,6 +41,7 @@ const DETAIL = [
   'held_messages.content_plain',
   'held_messages.content_html',
   'held_messages.raw',
+  'held_messages.answerable',
 ] as const;
 
 export async function countHeld(

@@ -172,7 +172,8 @@ async function settle(
 /**
  * A rejected message's sender gets the list's reject message (spec §2.4, with the moderator's
  * reason) when the list sends reject messages or the moderator gave a reason; never a program
- * (RFC 3834: no answer to automated mail).
+ * (RFC 3834: no answer to automated mail), and never a From address the message did not
+ * authenticate for (issue 28: a notice to a forged sender is backscatter).
  */
 async function tellRejected(
   db: Kysely<Database>,
@@ -181,6 +182,7 @@ async function tellRejected(
   reason: string | undefined,
   now: Date,
 ): Promise<void> {
+  if (!row.answerable) return;
   const list = await findListByName(db, account.id, row.list);
   if (!list) return;
   const settings = settingsOf(list);

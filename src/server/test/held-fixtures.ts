@@ -18,6 +18,8 @@ export async function insertHeldMessage(
     body?: string;
     html?: string;
     rule?: 'hold-all' | 'taboo-body' | 'not-permitted';
+    /** Whether the sender authenticated (a rejection answers only then); yes by default. */
+    authenticated?: boolean;
   },
 ): Promise<number> {
   const list = await db
@@ -58,6 +60,7 @@ export async function insertHeldMessage(
       contentHtml: input.html ?? `<p>${body}</p>`,
       size: raw.length,
       raw,
+      answerable: input.authenticated ?? true,
     },
     {
       rule,

@@ -16,6 +16,7 @@ import { openDatabase } from '../db/database.ts';
 import { systemClock } from '../lib/clock.ts';
 import { startSmtpIn } from '../mail/smtp-in.ts';
 import { createAccount, createApiKeyAdministrator } from '../services/provisioning.service.ts';
+import { dnsOptionsFor, startDnsServer } from './dns-server.ts';
 
 const MESSAGE_BYTES = 10 * 1024 * 1024;
 const run = promisify(execFile);
@@ -96,12 +97,14 @@ export async function measureStall(progress: (line: string) => void): Promise<St
       body: new URLSearchParams({ name: 'big', moderate: '1', 'taboo_body[]': 'lazy\\s+cat' }),
     });
     if (!created.ok) throw new Error(`creating the list answered ${created.status}`);
+    const dns = await startDnsServer();
     const smtp = await startSmtpIn({
       db: database.db,
       host: '127.0.0.1',
       port: 0,
       maxBytes: MESSAGE_BYTES + 1024 * 1024,
       clock: systemClock,
+      dns: dnsOptionsFor(dns),
     });
     try {
       const file = path.join(dataDir, 'big.eml');
@@ -133,6 +136,7 @@ export async function measureStall(progress: (line: string) => void): Promise<St
       };
     } finally {
       await smtp.close();
+      await dns.close();
     }
   } finally {
     await app.close();
