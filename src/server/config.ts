@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { DNS_DEFAULTS, type DnsOptions } from './mail/dns-resolver.ts';
+import { HELD_DEFAULTS, type HeldBounds } from './mail/held-bounds.ts';
 
 /** Server settings, all from the environment (README "Configuration"). */
 const Env = z.object({
@@ -92,6 +93,19 @@ const Env = z.object({
   DNS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(60).default(5),
   /** How long a DNS answer is kept. */
   DNS_CACHE_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
+  /** The held queue's bounds (mail/held-bounds.ts): per list, per sender, in messages and bytes. */
+  HELD_LIST_MAX_MESSAGES: z.coerce.number().int().positive().default(HELD_DEFAULTS.listMessages),
+  HELD_LIST_MAX_BYTES: z.coerce.number().int().positive().default(HELD_DEFAULTS.listBytes),
+  HELD_SENDER_MAX_MESSAGES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(HELD_DEFAULTS.senderMessages),
+  HELD_SENDER_MAX_BYTES: z.coerce.number().int().positive().default(HELD_DEFAULTS.senderBytes),
+  /** Days a held message waits before it is dropped (Mailman's max_days_to_hold); 0: for ever. */
+  HELD_MAX_DAYS: z.coerce.number().min(0).max(3650).default(HELD_DEFAULTS.maxDays),
+  /** How often held messages past HELD_MAX_DAYS are dropped. */
+  HELD_EXPIRY_SECONDS: z.coerce.number().min(0.05).max(86_400).default(HELD_DEFAULTS.expirySweepSeconds),
 });
 
 export interface ServerConfig {
@@ -125,6 +139,8 @@ export interface MailConfig {
   digestIntervalSeconds: number;
   /** How the mail server asks DNS (mail/dns-resolver.ts). */
   dns: DnsOptions;
+  /** How much the held queue takes, and for how long (mail/held-bounds.ts). */
+  held: HeldBounds;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -167,6 +183,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         timeoutMs: Math.round(e.DNS_TIMEOUT_SECONDS * 1000),
         cacheSeconds: e.DNS_CACHE_SECONDS,
         negativeCacheSeconds: Math.min(e.DNS_CACHE_SECONDS, DNS_DEFAULTS.negativeCacheSeconds),
+      },
+      held: {
+        listMessages: e.HELD_LIST_MAX_MESSAGES,
+        listBytes: e.HELD_LIST_MAX_BYTES,
+        senderMessages: e.HELD_SENDER_MAX_MESSAGES,
+        senderBytes: e.HELD_SENDER_MAX_BYTES,
+        maxDays: e.HELD_MAX_DAYS,
+        expirySweepSeconds: e.HELD_EXPIRY_SECONDS,
       },
     },
   };

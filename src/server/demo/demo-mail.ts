@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { heldMessageExists } from '../repositories/held.repository.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
+import { HELD_DEFAULTS } from '../mail/held-bounds.ts';
 import { inThreadWork } from '../mail/inbound-work.ts';
 import { processInbound, type InboundOutcome } from '../mail/pipeline.ts';
 
@@ -67,6 +68,7 @@ export async function seedDemoMail(
       [list],
       raw,
       { mailFrom: address, client: null },
+      HELD_DEFAULTS,
       new Date(),
     );
     if ('outcomes' in result) outcomes.push(...result.outcomes.map(({ outcome }) => outcome));

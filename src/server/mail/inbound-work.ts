@@ -9,6 +9,7 @@ import type {
   PostingSettings,
 } from '../../api/posting-policy/types.ts';
 import type { DnsOptions } from './dns-resolver.ts';
+import type { HeldParts, StoredHeldContent } from './held-content.ts';
 import { readInbound, type ReadOutcome } from './inbound-message.ts';
 import type { SmtpEnvelope } from './sender-auth.ts';
 import * as inThread from './inbound-worker.ts';
@@ -19,22 +20,34 @@ export interface ReadTask {
   envelope: SmtpEnvelope | null;
 }
 
-/** The posting policy's input as plain data: the sender's directory is what is known of them. */
+/**
+ * The posting policy's input as plain data: the sender's directory is what is known of them, the
+ * body its UTF-8 bytes (inbound-message.ts says why).
+ */
 export interface DecideTask {
   list: PostingList;
   settings: PostingSettings;
   account: PostingAccountDefaults;
   sender: { address: string; known: { contact: boolean; lists: string[] } };
-  message: PostingMessage;
+  message: Omit<PostingMessage, 'body'>;
+  body: Uint8Array;
   authentication: PostingAuthentication;
+}
+
+/** An accepted message's text and the sender's HTML (empty: none), UTF-8. */
+export interface ArchiveTask {
+  plain: Uint8Array;
+  html: Uint8Array;
 }
 
 /** Where the inbound pipeline's heavy steps run. */
 export interface InboundWork {
   read(task: ReadTask): Promise<ReadOutcome>;
   decide(task: DecideTask): Promise<PostingDecision>;
-  /** Spec §4.5: the archive's HTML of a message that came as text only. */
-  html(task: { plain: string }): Promise<string>;
+  /** The archive's text and HTML (spec §4.5 makes the HTML of a message that came as text only). */
+  archive(task: ArchiveTask): Promise<{ plain: string; html: string }>;
+  /** A held message's parts, deflated for the queue. */
+  pack(task: HeldParts): Promise<StoredHeldContent>;
   close(): Promise<void>;
 }
 
@@ -82,7 +95,8 @@ export function startInboundPool(dns: DnsOptions): InboundWork {
   return {
     read: (task) => run<ReadOutcome>(task, 'read'),
     decide: (task) => run<PostingDecision>(task, 'decide'),
-    html: (task) => run<string>(task, 'html'),
+    archive: (task) => run<{ plain: string; html: string }>(task, 'archive'),
+    pack: (task) => run<StoredHeldContent>(task, 'pack'),
     close: () => pool.close(),
   };
 }
@@ -95,6 +109,7 @@ export function startInboundPool(dns: DnsOptions): InboundWork {
 export const inThreadWork: InboundWork = {
   read: (task) => readInbound(task.raw, null),
   decide: (task) => Promise.resolve(inThread.decide(task)),
-  html: (task) => Promise.resolve(inThread.html(task)),
+  archive: (task) => Promise.resolve(inThread.archive(task)),
+  pack: (task) => Promise.resolve(inThread.pack(task)),
   close: () => Promise.resolve(),
 };

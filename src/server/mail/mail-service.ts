@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { queueDigests } from './digest.ts';
+import { expireHeldMessages } from './held-bounds.ts';
 import { OutboxWorker } from './outbox.ts';
 import { mailSecrets, withoutSecrets } from './secrets.ts';
 import { startSmtpIn, type Received } from './smtp-in.ts';
@@ -19,7 +20,8 @@ export interface MailService {
 
 /**
  * Mail for `listkeeper serve` (issue 18): the outbox worker always (API posts go out too), the
- * SMTP listener when SMTP_IN_PORT is set, and the daily digest on a timer. `onError` gets errors
+ * SMTP listener when SMTP_IN_PORT is set, the daily digest on a timer, and on another the held
+ * messages past HELD_MAX_DAYS dropped (issue 28). `onError` gets errors
  * with the relay's password and the DKIM key taken out (SECURITY.md 39): a relay may echo what it
  * was sent in its refusal, and a library may attach the URL to its error.
  */
@@ -56,6 +58,7 @@ export async function startMail(
           maxBytes: config.mail.smtpInMaxBytes,
           tls: config.mail.smtpInTls,
           dns: config.mail.dns,
+          held: config.mail.held,
           clock,
           onError,
           onReceived: (received) => {
@@ -70,12 +73,19 @@ export async function startMail(
     );
   }, config.mail.digestIntervalSeconds * 1000);
   digest.unref();
+  const expiry = setInterval(() => {
+    expireHeldMessages(db, clock.now(), config.mail.held.maxDays).catch((error: unknown) =>
+      onError?.(error),
+    );
+  }, config.mail.held.expirySweepSeconds * 1000);
+  expiry.unref();
   return {
     worker,
     smtpPort: smtp?.port ?? null,
     deliversTo: transport.description,
     async close() {
       clearInterval(digest);
+      clearInterval(expiry);
       await smtp?.close();
       await worker.stop();
       transport.close();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { plainToHtml } from '../../api/message-content.ts';
 import type { PostingDecision } from '../../api/posting-policy/types.ts';
 import type { Database } from '../db/schema.ts';
 import { accountSettingsOf } from '../repositories/accounts.mapper.ts';
@@ -10,6 +9,8 @@ import { isHeldInList, lockInbound } from '../repositories/held.repository.ts';
 import { findByMessageIds } from '../repositories/messages.repository.ts';
 import { saveSource } from '../repositories/outbox.repository.ts';
 import { acceptMail } from './accept.ts';
+import { heldQueueFull, type HeldBounds } from './held-bounds.ts';
+import type { StoredHeldContent } from './held-content.ts';
 import { holdMail } from './hold.ts';
 import type { InboundMessage } from './inbound-message.ts';
 import type { InboundWork } from './inbound-work.ts';
@@ -22,7 +23,9 @@ export type InboundOutcome =
   | { action: 'accept'; rule: string; messageId: number }
   | { action: 'hold'; rule: string; heldId: number }
   | { action: 'reject' | 'discard'; rule: string }
-  | { action: 'duplicate'; rule: 'duplicate' };
+  | { action: 'duplicate'; rule: 'duplicate' }
+  /** Not held: the held queue is at one of its bounds (held-bounds.ts); the listener refuses it. */
+  | { action: 'refused'; rule: 'held-queue-full'; reason: string };
 
 /** What became of one message: unreadable (refused for good), or an outcome per list. */
 export type InboundResult =
@@ -61,6 +64,7 @@ export async function processInbound(
   lists: readonly ReceivingList[],
   raw: Buffer,
   envelope: InboundEnvelope,
+  bounds: HeldBounds,
   now: Date,
 ): Promise<InboundResult> {
   const { mailFrom, client } = envelope;
@@ -70,7 +74,7 @@ export async function processInbound(
   for (const list of lists) {
     const post = postFor(list, read.message, raw, mailFrom);
     const decision = await decide(db, work, list, post);
-    outcomes.push({ list: list.name, outcome: await act(db, work, list, post, decision, now) });
+    outcomes.push({ list: list.name, outcome: await act(db, work, list, post, decision, bounds, now) });
   }
   return { outcomes };
 }
@@ -124,11 +128,48 @@ async function decide(
       from: { address: post.fromAddress, name: message.from.name },
       subject: message.subject,
       headers: message.headers,
-      body: message.plain,
       size: post.raw.length,
     },
+    body: message.plain,
     authentication: message.authentication,
   });
+}
+
+/** What acting on a decision takes, made before its transaction: it takes as long as the message. */
+type Prepared =
+  | { action: 'accept'; archived: { plain: string; html: string } }
+  | { action: 'hold'; stored: StoredHeldContent }
+  | { action: 'reject' | 'discard' };
+
+async function prepare(
+  work: InboundWork,
+  post: Post,
+  decision: PostingDecision,
+): Promise<Prepared> {
+  const { message } = post;
+  switch (decision.action) {
+    case 'accept':
+      return {
+        action: 'accept',
+        archived: await work.archive({ plain: message.plain, html: message.html }),
+      };
+    case 'hold':
+      return {
+        action: 'hold',
+        stored: await work.pack({ raw: post.raw, plain: message.plain, html: message.html }),
+      };
+    default:
+      return { action: decision.action };
+  }
+}
+
+/** One decision being acted on, in its transaction. */
+interface Acting {
+  trx: Kysely<Database>;
+  list: ReceivingList;
+  post: Post;
+  decision: PostingDecision;
+  now: Date;
 }
 
 /**
@@ -143,13 +184,10 @@ async function act(
   list: ReceivingList,
   post: Post,
   decision: PostingDecision,
+  bounds: HeldBounds,
   now: Date,
 ): Promise<InboundOutcome> {
-  // Made before the transaction, on the pool's threads: it takes as long as the text.
-  const archiveHtml =
-    decision.action === 'accept'
-      ? post.message.html || (await work.html({ plain: post.message.plain }))
-      : null;
+  const prepared = await prepare(work, post, decision);
   return db.transaction().execute(async (trx): Promise<InboundOutcome> => {
     await lockInbound(trx, list.id, post.messageId);
     if (
@@ -157,13 +195,14 @@ async function act(
       (await isHeldInList(trx, list.id, post.messageId))
     )
       return { action: 'duplicate', rule: 'duplicate' };
-    switch (decision.action) {
+    const acting: Acting = { trx, list, post, decision, now };
+    switch (prepared.action) {
       case 'accept':
-        return accept(trx, list, post, decision, archiveHtml ?? '', now);
+        return accept(acting, prepared.archived);
       case 'hold':
-        return hold(trx, list, post, decision, now);
+        return hold(acting, prepared.stored, bounds);
       case 'reject':
-        return reject(trx, list, post, decision, now);
+        return reject(acting);
       case 'discard':
         return { action: 'discard', rule: decision.rule };
     }
@@ -171,12 +210,8 @@ async function act(
 }
 
 async function accept(
-  trx: Kysely<Database>,
-  list: ReceivingList,
-  post: Post,
-  decision: PostingDecision,
-  archiveHtml: string,
-  now: Date,
+  { trx, list, post, decision, now }: Acting,
+  archived: { plain: string; html: string },
 ): Promise<InboundOutcome> {
   const { message } = post;
   const id = await acceptMail(
@@ -189,8 +224,8 @@ async function accept(
       fromAddress: post.fromAddress,
       messageId: post.messageId,
       answers: message.answers,
-      contentPlain: message.plain,
-      contentHtml: archiveHtml,
+      contentPlain: archived.plain,
+      contentHtml: archived.html,
     },
     now,
   );
@@ -199,13 +234,23 @@ async function accept(
 }
 
 async function hold(
-  trx: Kysely<Database>,
-  list: ReceivingList,
-  post: Post,
-  decision: PostingDecision,
-  now: Date,
+  { trx, list, post, decision, now }: Acting,
+  stored: StoredHeldContent,
+  bounds: HeldBounds,
 ): Promise<InboundOutcome> {
   const { message } = post;
+  const full = await heldQueueFull(
+    trx,
+    {
+      accountId: list.account_id,
+      listId: list.id,
+      listName: list.name,
+      sender: post.fromAddress,
+      size: post.raw.length,
+    },
+    bounds,
+  );
+  if (full !== null) return { action: 'refused', rule: 'held-queue-full', reason: full };
   const mailingList = mailingListOf(list);
   const heldId = await holdMail(
     trx,
@@ -217,10 +262,8 @@ async function hold(
       fromAddress: post.fromAddress,
       messageId: post.messageId,
       headers: message.headers,
-      contentPlain: message.plain,
-      contentHtml: message.html || plainToHtml(message.plain),
+      content: stored,
       size: post.raw.length,
-      raw: post.raw,
       answerable: message.authentication.result !== 'fail',
     },
     decision,
@@ -247,13 +290,7 @@ async function hold(
   return { action: 'hold', rule: decision.rule, heldId };
 }
 
-async function reject(
-  trx: Kysely<Database>,
-  list: ReceivingList,
-  post: Post,
-  decision: PostingDecision,
-  now: Date,
-): Promise<InboundOutcome> {
+async function reject({ trx, list, post, decision, now }: Acting): Promise<InboundOutcome> {
   if (decision.senderNotice === 'reject')
     await queueSenderNotice(
       trx,

@@ -4,8 +4,10 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { DnsOptions } from './dns-resolver.ts';
+import { HELD_DEFAULTS, type HeldBounds } from './held-bounds.ts';
 import { InboundBusyError, startInboundPool, type InboundWork } from './inbound-work.ts';
 import { readMessageBytes } from './message-bytes.ts';
+import { declaredSize, listLimit, readLimit } from './message-size.ts';
 import { processInbound, type InboundEnvelope, type InboundOutcome } from './pipeline.ts';
 import { resolveRecipient, type Recipient } from './recipient.ts';
 
@@ -22,6 +24,8 @@ export interface SmtpInOptions {
   clock: Clock;
   /** How senders are verified: the name servers asked, the timeout and the cache (SECURITY.md 50). */
   dns: DnsOptions;
+  /** How much the held queue takes (held-bounds.ts); the defaults when not given. */
+  held?: HeldBounds;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -30,6 +34,24 @@ export interface SmtpInOptions {
 /** A refusal with its SMTP code, as smtp-server answers it. */
 function smtpError(code: number, message: string): Error & { responseCode: number } {
   return Object.assign(new Error(message), { responseCode: code });
+}
+
+/**
+ * A message no list's held queue could take (held-bounds.ts): 452, try later. When another list
+ * took it, SMTP cannot refuse it for one list alone: that list's refusal is logged instead.
+ */
+function heldQueueRefusal(
+  outcomes: Received[],
+  log: ((error: unknown) => void) | undefined,
+): (Error & { responseCode: number }) | null {
+  const refused = outcomes.flatMap(({ list, outcome }) =>
+    outcome.action === 'refused' ? [`${list}: ${outcome.reason}`] : [],
+  );
+  if (refused.length === 0) return null;
+  if (refused.length === outcomes.length)
+    return smtpError(452, `4.2.2 Not held now (${refused.join('; ')}), try again later`);
+  for (const why of refused) log?.(new Error(`A message was not held for ${why}`));
+  return null;
 }
 
 /** The recipients a transaction names that take mail, one per list and kind. */
@@ -69,6 +91,15 @@ export async function startSmtpIn(
             );
             return;
           }
+          // RFC 1870: a message declared larger than the list takes is refused before it comes.
+          const limit = found.kind === 'list' ? listLimit(found.list) : null;
+          const declared = declaredSize(session);
+          if (limit !== null && declared !== null && declared > limit) {
+            callback(
+              smtpError(552, `5.3.4 <${address.address}> takes messages of at most ${limit} bytes`),
+            );
+            return;
+          }
           const named: Targets = targets.get(session) ?? new Map<string, Target>();
           // One delivery per list, however many of its spellings the envelope names.
           named.set(`${found.kind} ${found.list.id}`, found);
@@ -94,10 +125,9 @@ export async function startSmtpIn(
       );
       targets.delete(session);
       void (async () => {
-        const raw = await readMessageBytes(stream, options.maxBytes);
-        if (raw === null) {
-          return smtpError(552, `5.3.4 Message too big: at most ${options.maxBytes} bytes`);
-        }
+        const limit = readLimit(lists, options.maxBytes);
+        const raw = await readMessageBytes(stream, limit);
+        if (raw === null) return smtpError(552, `5.3.4 Message too big: at most ${limit} bytes`);
         if (lists.length === 0) return null;
         const result = await processInbound(
           options.db,
@@ -105,13 +135,14 @@ export async function startSmtpIn(
           lists,
           raw,
           envelope,
+          options.held ?? HELD_DEFAULTS,
           options.clock.now(),
         );
         // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
         if ('unreadable' in result)
           return smtpError(554, `5.6.0 The message cannot be read: ${result.unreadable}`);
         for (const received of result.outcomes) options.onReceived?.(received);
-        return null;
+        return heldQueueRefusal(result.outcomes, options.onError);
       })().then(
         (refusal) => callback(refusal),
         (error: unknown) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { packHeldContent } from '../mail/held-content.ts';
 import { holdMail } from '../mail/hold.ts';
 
 /**
@@ -56,10 +57,12 @@ export async function insertHeldMessage(
         { name: 'Subject', value: subject },
         { name: 'Message-ID', value: messageId },
       ],
-      contentPlain: body,
-      contentHtml: input.html ?? `<p>${body}</p>`,
+      content: packHeldContent({
+        raw,
+        plain: Buffer.from(body),
+        html: Buffer.from(input.html ?? `<p>${body}</p>`),
+      }),
       size: raw.length,
-      raw,
       answerable: input.authenticated ?? true,
     },
     {
