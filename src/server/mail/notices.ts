@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import { senderNotice } from '../../api/posting-policy/notice.ts';
+import { oneLine, senderNotice } from '../../api/posting-policy/notice.ts';
 import { EmailAddress } from '../../api/primitives.ts';
 import type { Database } from '../db/schema.ts';
 import { approvalRecipients, insertNotices } from '../repositories/notices.repository.ts';
+import { resolveRecipient } from './recipient.ts';
 import type { MailingList } from './render.ts';
 
 /**
@@ -32,6 +33,16 @@ function row(
 }
 
 /**
+ * Whether a notice may go to `to`: never to an address this server takes mail for (a list, its
+ * bounces, postmaster: issue 28, a list's reject notice went to the list itself), where it would
+ * come back in as mail, and never to nobody.
+ */
+async function mayNotify(db: Kysely<Database>, to: string): Promise<boolean> {
+  if (to.trim() === '') return false;
+  return (await resolveRecipient(db, to.trim())).kind === 'unknown';
+}
+
+/**
  * Spec §2.4 hold_message / reject_message to the sender, $SUBJECT and $LISTNAME filled. A
  * moderator's reason for a rejection follows the list's message.
  */
@@ -45,7 +56,7 @@ export async function queueSenderNotice(
   now: Date,
   reason?: string,
 ): Promise<void> {
-  if (to === '') return;
+  if (!(await mayNotify(db, to))) return;
   const notice = senderNotice(kind, list.settings, { subject, listAddress: list.address });
   const body = reason ? `${notice.body}\n\n${reason}` : notice.body;
   await insertNotices(db, [row(accountId, kind, list, to, notice.subject, body, now)]);
@@ -64,16 +75,20 @@ export async function queueModeratorNotice(
 ): Promise<void> {
   const moderator = list.settings.moderator.trim();
   // An address, as writes require (SECURITY.md 37); a value stored before that is not used.
-  const recipients = EmailAddress.safeParse(moderator).success
+  const named = EmailAddress.safeParse(moderator).success
     ? [moderator]
     : await approvalRecipients(db, accountId);
+  const recipients: string[] = [];
+  for (const to of named) if (await mayNotify(db, to)) recipients.push(to);
   const subject = `A message to ${list.address} is held for approval`;
+  // Each quoted value on its line (issue 28: a subject with CR/LF, encoded in the header, wrote
+  // lines of its own into the notice, a "Why:" among them).
   const body = [
     `A message to ${list.address} is waiting for a moderator.`,
     '',
-    `From: ${held.from}`,
-    `Subject: ${held.subject}`,
-    `Why: ${held.reason}`,
+    `From: ${oneLine(held.from)}`,
+    `Subject: ${oneLine(held.subject)}`,
+    `Why: ${oneLine(held.reason)}`,
     '',
     `Review it on the Held page of the dashboard (held message ${held.id}).`,
   ].join('\n');
