@@ -3,6 +3,7 @@ import { Resolver } from 'node:dns/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { CONNECTION_DEFAULTS, type ConnectionLimits } from './mail/connection-guard.ts';
 import { DNS_DEFAULTS, type DnsOptions } from './mail/dns-resolver.ts';
 import { HELD_DEFAULTS, type HeldBounds } from './mail/held-bounds.ts';
 
@@ -52,6 +53,24 @@ const Env = z.object({
     .int()
     .positive()
     .default(10 * 1024 * 1024),
+  /** Silence after which the listener closes a connection (RFC 5321 §4.5.3.2: 5 minutes). */
+  SMTP_IN_SOCKET_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(CONNECTION_DEFAULTS.socketTimeoutMs / 1000),
+  /** From connecting (or the previous message) to the end of a message's DATA: cuts tricklers. */
+  SMTP_IN_DATA_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(86_400)
+    .default(CONNECTION_DEFAULTS.dataTimeoutMs / 1000),
+  /** Connections one client address may hold at once. */
+  SMTP_IN_MAX_CONNECTIONS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(CONNECTION_DEFAULTS.maxPerClient),
   /** Mail out: the relay, smtp:// or smtps:// with credentials; unset: DATA_DIR/outbox-sink/. */
   SMTP_URL: z
     .string()
@@ -132,6 +151,8 @@ export interface MailConfig {
   /** The listener's STARTTLS key and certificate (PEM); null: STARTTLS not offered. */
   smtpInTls: { key: string; cert: string } | null;
   smtpInMaxBytes: number;
+  /** The listener's timeouts and per-client cap (mail/connection-guard.ts). */
+  smtpInLimits: ConnectionLimits;
   smtpUrl: string | undefined;
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
   batchSize: number;
@@ -170,6 +191,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       smtpInHost: e.SMTP_IN_HOST ?? e.HOST,
       smtpInTls: smtpInTlsOf(e),
       smtpInMaxBytes: e.SMTP_IN_MAX_BYTES,
+      smtpInLimits: {
+        socketTimeoutMs: Math.round(e.SMTP_IN_SOCKET_TIMEOUT_SECONDS * 1000),
+        dataTimeoutMs: Math.round(e.SMTP_IN_DATA_TIMEOUT_SECONDS * 1000),
+        maxPerClient: e.SMTP_IN_MAX_CONNECTIONS_PER_CLIENT,
+      },
       smtpUrl: e.SMTP_URL,
       dkim: dkimOf(e),
       batchSize: e.MAIL_BATCH_SIZE,

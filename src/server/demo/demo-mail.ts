@@ -65,7 +65,7 @@ export async function seedDemoMail(
     const result = await processInbound(
       db,
       inThreadWork,
-      [list],
+      { lists: [list], postmasters: [] },
       raw,
       { mailFrom: address, client: null },
       HELD_DEFAULTS,

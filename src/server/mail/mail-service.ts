@@ -59,6 +59,7 @@ export async function startMail(
           tls: config.mail.smtpInTls,
           dns: config.mail.dns,
           held: config.mail.held,
+          limits: config.mail.smtpInLimits,
           clock,
           onError,
           onReceived: (received) => {

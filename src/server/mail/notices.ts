@@ -2,7 +2,11 @@ import type { Kysely } from 'kysely';
 import { oneLine, senderNotice } from '../../api/posting-policy/notice.ts';
 import { EmailAddress } from '../../api/primitives.ts';
 import type { Database } from '../db/schema.ts';
-import { approvalRecipients, insertNotices } from '../repositories/notices.repository.ts';
+import {
+  approvalRecipients,
+  insertNotices,
+  superadminAddresses,
+} from '../repositories/notices.repository.ts';
 import { resolveRecipient } from './recipient.ts';
 import type { MailingList } from './render.ts';
 
@@ -96,6 +100,36 @@ export async function queueModeratorNotice(
     db,
     recipients.map((to) => row(accountId, 'moderator', list, to, subject, body, now)),
   );
+}
+
+/**
+ * A message to postmaster@ (postmaster.ts), to each superadmin of the account who signs in with
+ * an address, from postmaster@ itself; answers how many.
+ */
+export async function queuePostmasterForward(
+  db: Kysely<Database>,
+  accountId: number,
+  postmaster: string,
+  forward: { subject: string; body: string },
+  now: Date,
+): Promise<number> {
+  const recipients: string[] = [];
+  for (const to of await superadminAddresses(db, accountId))
+    if (await mayNotify(db, to)) recipients.push(to);
+  await insertNotices(
+    db,
+    recipients.map((to) => ({
+      account_id: accountId,
+      kind: 'postmaster',
+      from_address: postmaster,
+      to_address: to,
+      subject: forward.subject,
+      body: forward.body,
+      list_address: null,
+      created: now.toISOString(),
+    })),
+  );
+  return recipients.length;
 }
 
 /** Spec §2.4 welcome_message: sent to a new member's addresses when the list has one. */

@@ -16,6 +16,7 @@ import type { InboundMessage } from './inbound-message.ts';
 import type { InboundWork } from './inbound-work.ts';
 import { listAddressOf } from './list-address.ts';
 import { queueModeratorNotice, queueSenderNotice } from './notices.ts';
+import { forwardToPostmaster } from './postmaster.ts';
 import type { ReceivingList } from './recipient.ts';
 import type { MailingList } from './render.ts';
 
@@ -25,7 +26,15 @@ export type InboundOutcome =
   | { action: 'reject' | 'discard'; rule: string }
   | { action: 'duplicate'; rule: 'duplicate' }
   /** Not held: the held queue is at one of its bounds (held-bounds.ts); the listener refuses it. */
-  | { action: 'refused'; rule: 'held-queue-full'; reason: string };
+  | { action: 'refused'; rule: 'held-queue-full'; reason: string }
+  /** Mail to postmaster@, forwarded to this many superadmins (postmaster.ts). */
+  | { action: 'forward'; rule: 'postmaster'; notices: number };
+
+/** Who a message is for: lists, and accounts whose postmaster@ it names. */
+export interface InboundTargets {
+  lists: readonly ReceivingList[];
+  postmasters: readonly { id: number; domain: string }[];
+}
 
 /** What became of one message: unreadable (refused for good), or an outcome per list. */
 export type InboundResult =
@@ -61,7 +70,7 @@ interface Post {
 export async function processInbound(
   db: Kysely<Database>,
   work: InboundWork,
-  lists: readonly ReceivingList[],
+  { lists, postmasters }: InboundTargets,
   raw: Buffer,
   envelope: InboundEnvelope,
   bounds: HeldBounds,
@@ -75,6 +84,15 @@ export async function processInbound(
     const post = postFor(list, read.message, raw, mailFrom);
     const decision = await decide(db, work, list, post);
     outcomes.push({ list: list.name, outcome: await act(db, work, list, post, decision, bounds, now) });
+  }
+  for (const account of postmasters) {
+    const notices = await db
+      .transaction()
+      .execute((trx) => forwardToPostmaster(trx, account, read.message, mailFrom, now));
+    outcomes.push({
+      list: `postmaster@${account.domain}`,
+      outcome: { action: 'forward', rule: 'postmaster', notices },
+    });
   }
   return { outcomes };
 }

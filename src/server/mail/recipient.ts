@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { findListByAddress } from '../repositories/mail.repository.ts';
+import { findAccountByDomain, findListByAddress } from '../repositories/mail.repository.ts';
 
 /** A list that receives mail: what the pipeline reads once per message. */
 export type ReceivingList = NonNullable<Awaited<ReturnType<typeof findListByAddress>>>;
@@ -14,6 +14,8 @@ export type Recipient =
   | { kind: 'list'; list: ReceivingList }
   /** `<list>-bounces@`: bounces of the list's own mail, taken and dropped. */
   | { kind: 'list-bounces'; list: ReceivingList }
+  /** `postmaster@<an account's domain>` (RFC 5321 §4.5.1: always taken), for its superadmins. */
+  | { kind: 'postmaster'; account: { id: number; domain: string } }
   | { kind: 'unknown' };
 
 /** One kind of address: the recipient it names, or null when the address is not of this kind. */
@@ -23,6 +25,13 @@ type RecipientKind = (
 ) => Promise<Recipient | null>;
 
 const BOUNCES = /-bounces$/i;
+
+/** RFC 5321 §4.5.1: the local part is "postmaster" in any case; before any list so named. */
+const postmaster: RecipientKind = async (db, { local, domain }) => {
+  if (local.toLowerCase() !== 'postmaster') return null;
+  const account = await findAccountByDomain(db, domain);
+  return account?.domain ? { kind: 'postmaster', account: { id: account.id, domain: account.domain } } : null;
+};
 
 const listBounces: RecipientKind = async (db, { local, domain }) => {
   if (!BOUNCES.test(local)) return null;
@@ -36,7 +45,7 @@ const list: RecipientKind = async (db, { local, domain }) => {
 };
 
 /** Asked in order; the first that claims an address decides. */
-const RECIPIENT_KINDS: readonly RecipientKind[] = [listBounces, list];
+const RECIPIENT_KINDS: readonly RecipientKind[] = [postmaster, listBounces, list];
 
 /** What `address` (an SMTP forward-path, `local@domain`) names here. */
 export async function resolveRecipient(db: Kysely<Database>, address: string): Promise<Recipient> {

@@ -1,17 +1,24 @@
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import { CONNECTION_DEFAULTS, connectionGuard, type ConnectionLimits } from './connection-guard.ts';
 import type { DnsOptions } from './dns-resolver.ts';
 import { HELD_DEFAULTS, type HeldBounds } from './held-bounds.ts';
 import { InboundBusyError, startInboundPool, type InboundWork } from './inbound-work.ts';
 import { readMessageBytes } from './message-bytes.ts';
 import { declaredSize, listLimit, readLimit } from './message-size.ts';
-import { processInbound, type InboundEnvelope, type InboundOutcome } from './pipeline.ts';
+import {
+  processInbound,
+  type InboundEnvelope,
+  type InboundOutcome,
+  type InboundTargets,
+} from './pipeline.ts';
 import { resolveRecipient, type Recipient } from './recipient.ts';
 
-/** What the listener did with one message for one list (tests and logs read it). */
+/** What the listener did with one message for one list, or postmaster@ (tests and logs read it). */
 export type Received = { list: string; outcome: InboundOutcome };
 
 export interface SmtpInOptions {
@@ -26,13 +33,17 @@ export interface SmtpInOptions {
   dns: DnsOptions;
   /** How much the held queue takes (held-bounds.ts); the defaults when not given. */
   held?: HeldBounds;
+  /** Timeouts and the per-client cap (connection-guard.ts); the defaults when not given. */
+  limits?: ConnectionLimits;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
 }
 
+type Refusal = Error & { responseCode: number };
+
 /** A refusal with its SMTP code, as smtp-server answers it. */
-function smtpError(code: number, message: string): Error & { responseCode: number } {
+function smtpError(code: number, message: string): Refusal {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
@@ -43,7 +54,7 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
 function heldQueueRefusal(
   outcomes: Received[],
   log: ((error: unknown) => void) | undefined,
-): (Error & { responseCode: number }) | null {
+): Refusal | null {
   const refused = outcomes.flatMap(({ list, outcome }) =>
     outcome.action === 'refused' ? [`${list}: ${outcome.reason}`] : [],
   );
@@ -54,22 +65,37 @@ function heldQueueRefusal(
   return null;
 }
 
-/** The recipients a transaction names that take mail, one per list and kind. */
+/** The recipients a transaction names that take mail, one per list or account and kind. */
 type Target = Exclude<Recipient, { kind: 'unknown' }>;
-type Targets = Map<string, Target>;
+
+function keyOf(target: Target): string {
+  return target.kind === 'postmaster'
+    ? `postmaster ${target.account.id}`
+    : `${target.kind} ${target.list.id}`;
+}
+
+function inboundTargets(targets: Iterable<Target>): InboundTargets {
+  const all = [...targets];
+  return {
+    lists: all.flatMap((target) => (target.kind === 'list' ? [target.list] : [])),
+    postmasters: all.flatMap((target) => (target.kind === 'postmaster' ? [target.account] : [])),
+  };
+}
 
 /**
  * The SMTP listener (issue 18 item 2, SECURITY.md 35): it accepts a recipient only when
- * recipient.ts says what it is (a list, a list's bounces); anything else is refused at RCPT with
- * 550, so the server is never a relay. Each accepted message is read once, on the inbound pool's
- * threads, and run through the pipeline once per list it was sent to.
+ * recipient.ts says what it is (a list, a list's bounces, postmaster@ of an account's domain);
+ * anything else is refused at RCPT with 550, so the server is never a relay. Each accepted message
+ * is read once, on the inbound pool's threads, and run through the pipeline once per list it was
+ * sent to. Connections are bounded in time and number per client (connection-guard.ts).
  */
 export async function startSmtpIn(
   options: SmtpInOptions,
 ): Promise<{ port: number; close: () => Promise<void> }> {
+  const limits = options.limits ?? CONNECTION_DEFAULTS;
   const work: InboundWork = startInboundPool(options.dns);
-  const targets = new WeakMap<SMTPServerSession, Targets>();
-  const server = new SMTPServer({
+  const named = new WeakMap<SMTPServerSession, Map<string, Target>>();
+  const server: SMTPServer = new SMTPServer({
     name: 'listkeeper',
     banner: 'Listkeeper',
     authOptional: true,
@@ -78,10 +104,17 @@ export async function startSmtpIn(
     disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     size: options.maxBytes,
+    socketTimeout: limits.socketTimeoutMs,
     // The client's name is never used: no PTR query for every connection (DNS is asked only
     // through the resolver that has a timeout and a cache, SECURITY.md 50).
     disableReverseLookup: true,
     logger: false,
+    onConnect(session, callback) {
+      callback(guard.admit(session));
+    },
+    onClose(session) {
+      guard.left(session);
+    },
     onRcptTo(address, session, callback) {
       resolveRecipient(options.db, address.address).then(
         (found) => {
@@ -100,10 +133,10 @@ export async function startSmtpIn(
             );
             return;
           }
-          const named: Targets = targets.get(session) ?? new Map<string, Target>();
+          const targets = named.get(session) ?? new Map<string, Target>();
           // One delivery per list, however many of its spellings the envelope names.
-          named.set(`${found.kind} ${found.list.id}`, found);
-          targets.set(session, named);
+          targets.set(keyOf(found), found);
+          named.set(session, targets);
           callback();
         },
         (error: unknown) => {
@@ -120,40 +153,52 @@ export async function startSmtpIn(
           helo: session.hostNameAppearsAs || session.remoteAddress,
         },
       };
-      const lists = [...(targets.get(session)?.values() ?? [])].flatMap((target) =>
-        target.kind === 'list' ? [target.list] : [],
-      );
-      targets.delete(session);
-      void (async () => {
-        const limit = readLimit(lists, options.maxBytes);
-        const raw = await readMessageBytes(stream, limit);
-        if (raw === null) return smtpError(552, `5.3.4 Message too big: at most ${limit} bytes`);
-        if (lists.length === 0) return null;
-        const result = await processInbound(
-          options.db,
-          work,
-          lists,
-          raw,
-          envelope,
-          options.held ?? HELD_DEFAULTS,
-          options.clock.now(),
-        );
-        // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
-        if ('unreadable' in result)
-          return smtpError(554, `5.6.0 The message cannot be read: ${result.unreadable}`);
-        for (const received of result.outcomes) options.onReceived?.(received);
-        return heldQueueRefusal(result.outcomes, options.onError);
-      })().then(
-        (refusal) => callback(refusal),
-        (error: unknown) => {
-          if (error instanceof InboundBusyError)
-            return callback(smtpError(451, '4.3.2 Too much mail at once, try again later'));
-          options.onError?.(error);
-          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
-        },
-      );
+      const targets = inboundTargets(named.get(session)?.values() ?? []);
+      named.delete(session);
+      const answer = (refusal: Refusal | null) => {
+        guard.answered(session);
+        callback(refusal);
+      };
+      receive(stream, envelope, targets, () => guard.received(session)).then(answer, (error) => {
+        if (error instanceof InboundBusyError)
+          return answer(smtpError(451, '4.3.2 Too much mail at once, try again later'));
+        options.onError?.(error);
+        answer(smtpError(451, '4.3.0 Temporary failure, try again later'));
+      });
     },
   });
+  const guard = connectionGuard(server, limits);
+
+  /** One message: its bytes (within the lists' limits), then the pipeline; the refusal, if any. */
+  async function receive(
+    stream: Readable,
+    envelope: InboundEnvelope,
+    targets: InboundTargets,
+    received: () => void,
+  ): Promise<Refusal | null> {
+    const limit = readLimit(targets.lists, options.maxBytes);
+    // A client gone before the end (or cut for being slow) has nobody to answer.
+    const raw = await readMessageBytes(stream, limit).catch(() => undefined);
+    received();
+    if (raw === undefined) return null;
+    if (raw === null) return smtpError(552, `5.3.4 Message too big: at most ${limit} bytes`);
+    if (targets.lists.length === 0 && targets.postmasters.length === 0) return null;
+    const result = await processInbound(
+      options.db,
+      work,
+      targets,
+      raw,
+      envelope,
+      options.held ?? HELD_DEFAULTS,
+      options.clock.now(),
+    );
+    // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
+    if ('unreadable' in result)
+      return smtpError(554, `5.6.0 The message cannot be read: ${result.unreadable}`);
+    for (const one of result.outcomes) options.onReceived?.(one);
+    return heldQueueRefusal(result.outcomes, options.onError);
+  }
+
   server.on('error', (error) => options.onError?.(error));
   try {
     await new Promise<void>((resolve, reject) => {

@@ -158,3 +158,27 @@ export async function approvalRecipients(
     .map((row) => row.username ?? '')
     .filter((username) => username.includes('@'));
 }
+
+/** The account's superadmins who sign in, by their username, which is an address (spec §2.6). */
+export async function superadminAddresses(
+  db: Kysely<Database>,
+  accountId: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('administrators')
+    .select(['username', 'permissions'])
+    .where('account_id', '=', accountId)
+    .where('username', 'is not', null)
+    .execute();
+  return rows
+    .filter((row) => {
+      try {
+        const permissions = JSON.parse(row.permissions) as unknown;
+        return Array.isArray(permissions) && permissions.includes('superadmin');
+      } catch {
+        return false;
+      }
+    })
+    .map((row) => row.username ?? '')
+    .filter((username) => username.includes('@'));
+}
