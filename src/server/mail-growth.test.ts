@@ -9,9 +9,10 @@ import { loadConfig } from './config.ts';
 import { manualClock } from './lib/clock.ts';
 import type { HeldBounds } from './mail/held-bounds.ts';
 import { startMail, type MailService } from './mail/mail-service.ts';
-import { startSmtpIn, type Received } from './mail/smtp-in.ts';
-import { dnsOptionsFor, startDnsServer, type TestDnsServer } from './test/dns-server.ts';
+import type { Received } from './mail/smtp-in.ts';
+import { startDnsServer, type TestDnsServer } from './test/dns-server.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
+import { startMailRig, type MailRig } from './test/mail-rig.ts';
 import { bigText } from './test/mail-stall-bench.ts';
 import { SmtpRawClient, type SmtpReply } from './test/smtp-raw.ts';
 
@@ -33,8 +34,8 @@ function message(from: string, to: string, subject: string, bytes = 2_000): stri
 
 describeEachDialect('the held queue cannot grow without limit', (dialect) => {
   let server: TestServer;
-  let dns: TestDnsServer;
-  let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
+  let rig: MailRig;
+  let smtpIn: MailRig['smtpIn'];
   const logged: string[] = [];
   const bounds: HeldBounds = {
     listMessages: 3,
@@ -69,41 +70,24 @@ describeEachDialect('the held queue cannot grow without limit', (dialect) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    await server.database.db
-      .updateTable('accounts')
-      .set({ domain })
-      .where('id', '=', server.account.id)
-      .execute();
-    dns = await startDnsServer();
-    smtpIn = await startSmtpIn({
-      db: server.database.db,
-      host: '127.0.0.1',
-      port: 0,
-      maxBytes: 5_000_000,
-      clock: server.clock,
-      dns: dnsOptionsFor(dns),
-      held: bounds,
-      onError: (error) => logged.push(error instanceof Error ? error.message : String(error)),
+    rig = await startMailRig(dialect, {
+      domain,
+      listener: {
+        maxBytes: 5_000_000,
+        held: bounds,
+        onError: (error) => logged.push(error instanceof Error ? error.message : String(error)),
+      },
     });
-    for (const [name, settings] of [
-      ['stored', { moderate: 1 }],
-      ['counted', { moderate: 1 }],
-      ['weighed', { moderate: 1 }],
-      ['open', {}],
-      ['small', { maxlength: 10 }],
-    ] as const) {
-      const created = await server.request('POST', '/api/2/lists/', {
-        form: { name, ...settings },
-      });
-      expect(created.status, created.body).toBe(200);
-    }
+    ({ server, smtpIn } = rig);
+    await rig.createLists({
+      stored: { moderate: 1 },
+      counted: { moderate: 1 },
+      weighed: { moderate: 1 },
+      open: {},
+      small: { maxlength: 10 },
+    });
   });
-  afterAll(async () => {
-    await smtpIn.close();
-    await dns.close();
-    await server.close();
-  });
+  afterAll(() => rig.close());
 
   it('stores a held message once, deflated: less than it weighed as received', async () => {
     const data = message('writer@outside.example', `stored@${domain}`, 'Stored once', 100_000);

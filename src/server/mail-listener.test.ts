@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeldPage } from '../api/schemas/held.ts';
-import { loadConfig } from './config.ts';
-import { OutboxWorker } from './mail/outbox.ts';
-import { startSmtpIn } from './mail/smtp-in.ts';
-import { smtpTransport, type MailTransport } from './mail/transport.ts';
-import { dnsOptionsFor, startDnsServer, type TestDnsServer } from './test/dns-server.ts';
-import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
+import { describeEachDialect, type TestServer } from './test/harness.ts';
+import { startMailRig, type MailRig } from './test/mail-rig.ts';
 import { SmtpRawClient } from './test/smtp-raw.ts';
-import { startSmtpSink } from './test/smtp-sink.ts';
 
 /**
  * Issue 28 item 2, the probe's "Info" findings on the listener: connections that trickled a byte
@@ -16,12 +11,9 @@ import { startSmtpSink } from './test/smtp-sink.ts';
  * (SMTP_IN_SOCKET_TIMEOUT_SECONDS 1, SMTP_IN_DATA_TIMEOUT_SECONDS 2, two connections a client).
  */
 describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) => {
+  let rig: MailRig;
   let server: TestServer;
-  let dns: TestDnsServer;
-  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-  let transport: MailTransport;
-  let worker: OutboxWorker;
-  let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
+  let smtpIn: MailRig['smtpIn'];
   const domain = 'acme.example';
   const limits = { socketTimeoutMs: 1000, dataTimeoutMs: 2000, maxPerClient: 2 };
 
@@ -39,25 +31,8 @@ describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) =
   }
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    await server.database.db
-      .updateTable('accounts')
-      .set({ domain })
-      .where('id', '=', server.account.id)
-      .execute();
-    dns = await startDnsServer();
-    sink = await startSmtpSink();
-    transport = smtpTransport({ ...loadConfig({ SMTP_URL: sink.url }).mail, smtpUrl: sink.url });
-    worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 50 });
-    smtpIn = await startSmtpIn({
-      db: server.database.db,
-      host: '127.0.0.1',
-      port: 0,
-      maxBytes: 200_000,
-      clock: server.clock,
-      dns: dnsOptionsFor(dns),
-      limits,
-    });
+    rig = await startMailRig(dialect, { domain, listener: { limits } });
+    ({ server, smtpIn } = rig);
     const created = await server.request('POST', '/api/2/lists/', {
       form: { name: 'news', moderate: 1 },
     });
@@ -75,14 +50,7 @@ describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) =
       expect(user.status, user.body).toBe(200);
     }
   });
-  afterAll(async () => {
-    await smtpIn.close();
-    await worker.stop();
-    transport.close();
-    await sink.close();
-    await dns.close();
-    await server.close();
-  });
+  afterAll(() => rig.close());
 
   describe('timeouts (SMTP_IN_SOCKET_TIMEOUT_SECONDS, SMTP_IN_DATA_TIMEOUT_SECONDS)', () => {
     it('closes a connection that says nothing', async () => {
@@ -146,8 +114,7 @@ describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) =
 
   describe('postmaster@ (RFC 5321 §4.5.1)', () => {
     it('takes mail for postmaster@ the account’s domain, any case, and forwards it to its superadmins', async () => {
-      await worker.drainAll();
-      const before = sink.mails.length;
+      const before = await rig.mark();
       const client = await connect();
       const reply = await client.send({
         from: 'admin@outside.example',
@@ -156,8 +123,7 @@ describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) =
       });
       await client.quit();
       expect(reply.code).toBe(250);
-      await worker.drainAll();
-      const forwards = sink.mails.slice(before);
+      const forwards = await rig.sentSince(before);
       expect(forwards.flatMap((mail) => mail.to).sort()).toEqual([
         'boss@outside.example',
         'deputy@outside.example',
@@ -171,8 +137,7 @@ describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) =
     });
 
     it('forwards no bounce (the null sender): it can only be a forward’s, and would loop', async () => {
-      await worker.drainAll();
-      const before = sink.mails.length;
+      const before = await rig.mark();
       const client = await connect();
       const reply = await client.send({
         from: '',
@@ -181,8 +146,7 @@ describeEachDialect('the SMTP listener’s limits, and postmaster@', (dialect) =
       });
       await client.quit();
       expect(reply.code).toBe(250);
-      await worker.drainAll();
-      expect(sink.mails.slice(before)).toEqual([]);
+      expect(await rig.sentSince(before)).toEqual([]);
     });
 
     it('is still no relay: postmaster@ a domain no account has is refused', async () => {

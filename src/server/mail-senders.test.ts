@@ -3,13 +3,9 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeldPage } from '../api/schemas/held.ts';
 import { MessagePage } from '../api/schemas/message.ts';
-import { loadConfig } from './config.ts';
-import { OutboxWorker } from './mail/outbox.ts';
-import { startSmtpIn } from './mail/smtp-in.ts';
-import { smtpTransport, type MailTransport } from './mail/transport.ts';
-import { dnsOptionsFor, startDnsServer, type TestDnsServer } from './test/dns-server.ts';
-import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
-import { startSmtpSink } from './test/smtp-sink.ts';
+import { dnsOptionsFor, type TestDnsServer } from './test/dns-server.ts';
+import { describeEachDialect, type TestServer } from './test/harness.ts';
+import { startMailRig, type MailRig } from './test/mail-rig.ts';
 
 /**
  * Issue 28 item 2, "sender restrictions trust an unauthenticated From:" (SECURITY.md 50): with
@@ -20,13 +16,13 @@ import { startSmtpSink } from './test/smtp-sink.ts';
  * (item 5) hold and reject notices go only to a sender the message authenticates: no backscatter.
  */
 describeEachDialect('who sent it: senders verified', (dialect) => {
+  let rig: MailRig;
   let server: TestServer;
   let dns: TestDnsServer;
-  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-  let transport: MailTransport;
-  let worker: OutboxWorker;
-  let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
-  let client: ReturnType<typeof nodemailer.createTransport>;
+  let worker: MailRig['worker'];
+  let sink: MailRig['sink'];
+  let smtpIn: MailRig['smtpIn'];
+  let client: MailRig['client'];
   let boardKey = '';
   const domain = 'acme.example';
   const member = 'ann@members.example';
@@ -50,13 +46,8 @@ describeEachDialect('who sent it: senders verified', (dialect) => {
     });
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    await server.database.db
-      .updateTable('accounts')
-      .set({ domain })
-      .where('id', '=', server.account.id)
-      .execute();
-    dns = await startDnsServer();
+    rig = await startMailRig(dialect, { domain });
+    ({ server, dns, worker, sink, smtpIn, client } = rig);
     // board@demo.example sends from its own servers (192.0.2.1), signs with DKIM and publishes
     // DMARC; the attacker's domain lets the test's client (127.0.0.1) send its mail.
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -68,57 +59,26 @@ describeEachDialect('who sent it: senders verified', (dialect) => {
     dns.setTxt('evil.example', 'v=spf1 ip4:127.0.0.1 -all');
     // No DMARC record: SPF for the From domain itself is what counts.
     dns.setTxt('chairs.example', 'v=spf1 ip4:127.0.0.1 -all');
-    sink = await startSmtpSink();
-    transport = smtpTransport({ ...loadConfig({ SMTP_URL: sink.url }).mail, smtpUrl: sink.url });
-    worker = new OutboxWorker({ db: server.database.db, transport, batchSize: 50 });
-    smtpIn = await startSmtpIn({
-      db: server.database.db,
-      host: '127.0.0.1',
-      port: 0,
-      maxBytes: 200_000,
-      clock: server.clock,
-      dns: dnsOptionsFor(dns),
+    await rig.createLists({
+      'board-news': {
+        moderate: 10,
+        restrict_post_allowed_emails: ['board@demo.example', 'chair@chairs.example'],
+        send_hold_message: true,
+      },
+      'members-only': { moderate: 6, restrict_post_lists: ['members-only'] },
+      closed: {
+        moderate: 10,
+        restrict_post_allowed_emails: ['board@demo.example'],
+        message_rejections: 2,
+        send_reject_message: true,
+      },
     });
-    client = nodemailer.createTransport({ host: '127.0.0.1', port: smtpIn.port, ignoreTLS: true });
-    for (const [name, settings] of [
-      [
-        'board-news',
-        {
-          moderate: 10,
-          restrict_post_allowed_emails: ['board@demo.example', 'chair@chairs.example'],
-          send_hold_message: true,
-        },
-      ],
-      ['members-only', { moderate: 6, restrict_post_lists: ['members-only'] }],
-      [
-        'closed',
-        {
-          moderate: 10,
-          restrict_post_allowed_emails: ['board@demo.example'],
-          message_rejections: 2,
-          send_reject_message: true,
-        },
-      ],
-    ] as const) {
-      const created = await server.request('POST', '/api/2/lists/', {
-        form: { name, ...settings },
-      });
-      expect(created.status, created.body).toBe(200);
-    }
     const contact = await server.request('POST', '/api/2/contacts/', {
       form: { emails: [member], lists: ['board-news', 'members-only'] },
     });
     expect(contact.status, contact.body).toBe(200);
   });
-  afterAll(async () => {
-    client.close();
-    await smtpIn.close();
-    await worker.stop();
-    transport.close();
-    await sink.close();
-    await dns.close();
-    await server.close();
-  });
+  afterAll(() => rig.close());
 
   it('posts board’s mail when it authenticates: DKIM aligned with demo.example (DMARC pass)', async () => {
     await client.sendMail({

@@ -83,7 +83,10 @@ export async function processInbound(
   for (const list of lists) {
     const post = postFor(list, read.message, raw, mailFrom);
     const decision = await decide(db, work, list, post);
-    outcomes.push({ list: list.name, outcome: await act(db, work, list, post, decision, bounds, now) });
+    outcomes.push({
+      list: list.name,
+      outcome: await act(db, work, list, post, decision, bounds, now),
+    });
   }
   for (const account of postmasters) {
     const notices = await db
@@ -227,6 +230,30 @@ async function act(
   });
 }
 
+/** What the archive and the held queue both keep of the message's envelope and headers. */
+function summaryOf(post: Post) {
+  return {
+    subject: post.message.subject,
+    fromPhrase: post.message.from.name,
+    fromAddress: post.fromAddress,
+    messageId: post.messageId,
+  };
+}
+
+/** Spec §2.4 hold_message / reject_message, when the policy says the sender is told. */
+async function tellSender({ trx, list, post, decision, now }: Acting): Promise<void> {
+  if (decision.senderNotice === null) return;
+  await queueSenderNotice(
+    trx,
+    list.account_id,
+    mailingListOf(list),
+    decision.senderNotice,
+    post.fromAddress,
+    post.message.subject,
+    now,
+  );
+}
+
 async function accept(
   { trx, list, post, decision, now }: Acting,
   archived: { plain: string; html: string },
@@ -237,10 +264,7 @@ async function accept(
     list.account_id,
     list.id,
     {
-      subject: message.subject,
-      fromPhrase: message.from.name,
-      fromAddress: post.fromAddress,
-      messageId: post.messageId,
+      ...summaryOf(post),
       answers: message.answers,
       contentPlain: archived.plain,
       contentHtml: archived.html,
@@ -252,10 +276,11 @@ async function accept(
 }
 
 async function hold(
-  { trx, list, post, decision, now }: Acting,
+  acting: Acting,
   stored: StoredHeldContent,
   bounds: HeldBounds,
 ): Promise<InboundOutcome> {
+  const { trx, list, post, decision, now } = acting;
   const { message } = post;
   const full = await heldQueueFull(
     trx,
@@ -269,16 +294,12 @@ async function hold(
     bounds,
   );
   if (full !== null) return { action: 'refused', rule: 'held-queue-full', reason: full };
-  const mailingList = mailingListOf(list);
   const heldId = await holdMail(
     trx,
     list.account_id,
     list.id,
     {
-      subject: message.subject,
-      fromPhrase: message.from.name,
-      fromAddress: post.fromAddress,
-      messageId: post.messageId,
+      ...summaryOf(post),
       headers: message.headers,
       content: stored,
       size: post.raw.length,
@@ -291,33 +312,15 @@ async function hold(
     await queueModeratorNotice(
       trx,
       list.account_id,
-      mailingList,
+      mailingListOf(list),
       { id: heldId, subject: message.subject, from: post.fromAddress, reason: decision.reason },
       now,
     );
-  if (decision.senderNotice === 'hold')
-    await queueSenderNotice(
-      trx,
-      list.account_id,
-      mailingList,
-      'hold',
-      post.fromAddress,
-      message.subject,
-      now,
-    );
+  await tellSender(acting);
   return { action: 'hold', rule: decision.rule, heldId };
 }
 
-async function reject({ trx, list, post, decision, now }: Acting): Promise<InboundOutcome> {
-  if (decision.senderNotice === 'reject')
-    await queueSenderNotice(
-      trx,
-      list.account_id,
-      mailingListOf(list),
-      'reject',
-      post.fromAddress,
-      post.message.subject,
-      now,
-    );
-  return { action: 'reject', rule: decision.rule };
+async function reject(acting: Acting): Promise<InboundOutcome> {
+  await tellSender(acting);
+  return { action: 'reject', rule: acting.decision.rule };
 }
