@@ -50,7 +50,8 @@ export function read(task: ReadTask): Promise<ReadOutcome> {
   );
 }
 
-const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
+const text = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
 
 /** An accepted message's text and HTML for the archive: spec §4.5 makes the HTML when there is none. */
 export function archive(task: ArchiveTask): { plain: string; html: string } {

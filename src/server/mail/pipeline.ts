@@ -64,8 +64,9 @@ interface Post {
  * the whole body), and the decision acted on in one transaction. Accepted: archived with its source
  * and queued for the members. Held: into the held queue, the list manager told (notify_approval)
  * and the sender answered (send_hold_message). Rejected: the sender answered (send_reject_message).
- * Discarded: dropped. Automated senders are never answered (the policy's `senderNotice` is null for
- * them: RFC 3834, no backscatter loops).
+ * Discarded: dropped. Automated senders are never answered, nor a From the message does not
+ * authenticate for (the policy's `senderNotice` is null for them: RFC 3834 loops, backscatter).
+ * Mail to postmaster@ goes to the account's superadmins (postmaster.ts).
  */
 export async function processInbound(
   db: Kysely<Database>,

@@ -24,7 +24,11 @@ export async function forwardToPostmaster(
 ): Promise<number> {
   if (mailFrom === '') return 0;
   const address = `postmaster@${account.domain.toLowerCase()}`;
-  const text = Buffer.from(message.plain.buffer, message.plain.byteOffset, message.plain.byteLength);
+  const text = Buffer.from(
+    message.plain.buffer,
+    message.plain.byteOffset,
+    message.plain.byteLength,
+  );
   const quoted = text.subarray(0, QUOTED_BYTES).toString();
   const body = [
     `A message to ${address} (RFC 5321 §4.5.1), for the account's superadmins.`,

@@ -30,7 +30,9 @@ const BOUNCES = /-bounces$/i;
 const postmaster: RecipientKind = async (db, { local, domain }) => {
   if (local.toLowerCase() !== 'postmaster') return null;
   const account = await findAccountByDomain(db, domain);
-  return account?.domain ? { kind: 'postmaster', account: { id: account.id, domain: account.domain } } : null;
+  return account?.domain
+    ? { kind: 'postmaster', account: { id: account.id, domain: account.domain } }
+    : null;
 };
 
 const listBounces: RecipientKind = async (db, { local, domain }) => {

@@ -1,4 +1,4 @@
-import { authenticate, type AuthenticateResult } from 'mailauth';
+import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth';
 import type { PostingAuthentication } from '../../api/posting-policy/types.ts';
 import type { DnsResolve } from './dns-resolver.ts';
 
@@ -36,7 +36,8 @@ export async function authenticateSender(
       helo: envelope.helo,
       sender: envelope.mailFrom,
       mta: 'listkeeper',
-      resolver: resolve as never,
+      // mailauth reads the answers of node:dns's resolve(), which is what DnsResolve answers.
+      resolver: resolve as DNSResolver,
       // Only the verdict is used here: no ARC chain to seal, no logo to show.
       disableArc: true,
       disableBimi: true,
