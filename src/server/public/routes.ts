@@ -29,6 +29,7 @@ import { MemberPage, MEMBER_ACTIONS, type MemberAction } from './pages/member-pa
 import { MessagePage } from './pages/message-page.ts';
 import { OneClickPage } from './pages/one-click-page.ts';
 import { applyMemberAction } from './member-actions.ts';
+import { registerArchiveRoutes } from './archive/archive-routes.ts';
 import { readPublicForm } from './read-form.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./kit/pages.css', import.meta.url), 'utf8');
@@ -186,6 +187,8 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       );
     });
   });
+
+  registerArchiveRoutes(app, deps);
 }
 
 function send(
