@@ -175,6 +175,31 @@ export async function countBetween(
   return Number(row.count);
 }
 
+/**
+ * How many of the list's messages were sent in each of `ranges` (Unix seconds, [from, to)), in one
+ * pass over the index from the oldest range's start to the newest one's end.
+ */
+export async function countsBetween(
+  db: Kysely<Database>,
+  listId: number,
+  ranges: readonly { from: number; to: number }[],
+): Promise<number[]> {
+  if (ranges.length === 0) return [];
+  const row = await db
+    .selectFrom('messages')
+    .select(
+      ranges.map((range, index) =>
+        sql<number | string>`sum(case when time >= ${range.from} and time < ${range.to} then 1 else 0 end)`.as(`c${index}`),
+      ),
+    )
+    .where('list_id', '=', listId)
+    .where('time', '>=', Math.min(...ranges.map((range) => range.from)))
+    .where('time', '<', Math.max(...ranges.map((range) => range.to)))
+    .executeTakeFirstOrThrow();
+  const counts = row as Record<string, number | string | null>;
+  return ranges.map((_, index) => Number(counts[`c${index}`] ?? 0));
+}
+
 /** One page of the messages sent in [from, to), newest first. */
 export async function messagesBetween(
   db: Kysely<Database>,

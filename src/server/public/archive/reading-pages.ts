@@ -6,6 +6,7 @@ import type { PublicList } from '../../members/public-list.ts';
 import {
   archivedMessage,
   countBetween,
+  countsBetween,
   countThread,
   messagesBetween,
   newestTimeBefore,
@@ -91,37 +92,28 @@ export async function threadsPage(r: Reading): Promise<ReactElement> {
   });
 }
 
-/** The months with messages, newest first: each found by one index seek, then counted. */
+/** The months with messages, newest first: each found by one index seek; then all counted at once. */
 export async function monthsPage(r: Reading): Promise<ReactElement | null> {
   const page = r.query.page ?? 1;
   if (page > ARCHIVE_PAGES.monthPages) return null;
   const size = ARCHIVE_PAGES.months;
-  const months: { month: string; messages: number }[] = [];
+  const found: string[] = [];
   let boundary: number | null = null;
-  let skipped = 0;
-  let more = false;
-  for (;;) {
+  // The months of the pages before too, and one more to know whether an older page exists.
+  while (found.length <= page * size) {
     const newest = await newestTimeBefore(r.db, r.list.id, boundary);
     if (newest === null) break;
-    const month = monthOf(newest);
-    const range = monthRange(month);
-    boundary = range.from;
-    if (skipped < (page - 1) * size) {
-      skipped += 1;
-      continue;
-    }
-    if (months.length === size) {
-      more = true;
-      break;
-    }
-    months.push({ month, messages: await countBetween(r.db, r.list.id, range.from, range.to) });
+    found.push(monthOf(newest));
+    boundary = monthRange(monthOf(newest)).from;
   }
-  if (months.length === 0 && page > 1) return null;
+  const shown = found.slice((page - 1) * size, page * size);
+  if (shown.length === 0 && page > 1) return null;
+  const counts = await countsBetween(r.db, r.list.id, shown.map(monthRange));
   return ArchiveMonthsPage({
     place: r.place,
-    months,
+    months: shown.map((month, index) => ({ month, messages: counts[index] ?? 0 })),
     newer: page > 1 ? (page === 2 ? './' : `?page=${page - 1}`) : null,
-    older: more ? `?page=${page + 1}` : null,
+    older: found.length > page * size ? `?page=${page + 1}` : null,
   });
 }
 
