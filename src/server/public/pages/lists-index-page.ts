@@ -40,10 +40,10 @@ export function ListsIndexPage(props: {
               { key: list.address },
               h('a', { href: list.page }, list.name),
               h('span', { className: 'muted' }, ` ${list.address}`),
-              list.description ? h('p', null, list.description) : null,
+              list.description ? h('div', null, list.description) : null,
               list.archive
                 ? h(
-                    'p',
+                    'div',
                     null,
                     h('a', { href: list.archive }, `${list.name} archive`),
                     list.protectedArchive ? h('span', { className: 'muted' }, ' (members only)') : null,
