@@ -42,14 +42,24 @@ async function expectFits(page: Page, what: string) {
 
 /** Every address-like text in the page's markup and in its frames' documents. */
 async function addressesOn(page: Page): Promise<string[]> {
-  const texts = [await page.content(), ...(await Promise.all(page.frames().slice(1).map((f) => f.content())))];
+  const texts = [
+    await page.content(),
+    ...(await Promise.all(
+      page
+        .frames()
+        .slice(1)
+        .map((f) => f.content()),
+    )),
+  ];
   return texts.flatMap((text) => text.match(new RegExp(FULL_ADDRESS, 'g')) ?? []);
 }
 
 async function linkMailedTo(sink: MailSink, address: string): Promise<string> {
   const ours = (m: MailSink['mails'][number]) =>
     m.to.includes(address) && /^Your link to the archive/.test(m.parsed.subject ?? '');
-  await expect.poll(() => sink.mails.some(ours), { message: `the archive's mail to ${address}` }).toBe(true);
+  await expect
+    .poll(() => sink.mails.some(ours), { message: `the archive's mail to ${address}` })
+    .toBe(true);
   const mail = sink.mails.find(ours);
   const link = /https?:\/\/\S+\/archive\/open\/[A-Za-z0-9_-]+/.exec(mail?.parsed.text ?? '')?.[0];
   if (!link) throw new Error(`no archive link in: ${mail?.parsed.text}`);
@@ -84,7 +94,11 @@ test('an open archive: threads, months, a message in its frame, search; no addre
     ].join(''),
     parent: first?.id,
   });
-  await api.messages.send({ list: 'garden', subject: 'Compost heaps', content_plain: 'Turn them weekly.' });
+  await api.messages.send({
+    list: 'garden',
+    subject: 'Compost heaps',
+    content_plain: 'Turn them weekly.',
+  });
 
   const tracker: string[] = [];
   page.on('request', (request) => {
@@ -105,7 +119,9 @@ test('an open archive: threads, months, a message in its frame, search; no addre
   await expectAccessible(page, 'a thread');
 
   await tree.getByRole('link', { name: 'Re: Tomatoes from seed' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Re: Tomatoes from seed' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Re: Tomatoes from seed' }),
+  ).toBeVisible();
   await expect(page.locator('dl.headers')).toContainText('Bob Digger <bob@…>');
   const frame = page.frameLocator('iframe.message-frame');
   await expect(frame.getByText('Mine came up in a week.')).toBeVisible();
@@ -134,7 +150,10 @@ test('an open archive: threads, months, a message in its frame, search; no addre
   await page.getByRole('searchbox', { name: 'Search the archive' }).fill('indoors');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   const results = page.getByRole('list', { name: 'Messages that match, the newest first' });
-  await expect(results.getByRole('link')).toHaveText(['Re: Tomatoes from seed', 'Tomatoes from seed']);
+  await expect(results.getByRole('link')).toHaveText([
+    'Re: Tomatoes from seed',
+    'Tomatoes from seed',
+  ]);
   await expect(results).toContainText('Ask bob@… for seeds.');
   expect(await addressesOn(page)).toEqual([]);
   await expectAccessible(page, 'search results');
@@ -147,7 +166,13 @@ test('an open archive: threads, months, a message in its frame, search; no addre
 
   // Readable on the narrowest phone.
   await page.setViewportSize({ width: 320, height: 640 });
-  for (const path of ['', 'months/', `${month}/`, `thread/${String(first?.id)}/`, `search?q=tomatoes`]) {
+  for (const path of [
+    '',
+    'months/',
+    `${month}/`,
+    `thread/${String(first?.id)}/`,
+    `search?q=tomatoes`,
+  ]) {
     await page.goto(`${root}${path}`);
     await expectFits(page, `${root}${path}`);
   }
@@ -173,11 +198,17 @@ test('a protected archive: a stranger meets the door; a member opens it with the
   await api.lists.create({ name: 'council', archive_protected: true, archive_memberview: true });
   const member = `member@${domain}`;
   await api.contacts.create({ emails: [member], lists: ['council'] });
-  await api.messages.send({ list: 'council', subject: 'Budget for the fair', content_plain: 'We have 1200 crowns.' });
+  await api.messages.send({
+    list: 'council',
+    subject: 'Budget for the fair',
+    content_plain: 'We have 1200 crowns.',
+  });
 
   const root = `/l/council@${domain}/archive/`;
   await page.goto(root);
-  await expect(page.getByRole('heading', { level: 1, name: 'The archive of council' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'The archive of council' }),
+  ).toBeVisible();
   await expect(page.getByText('Budget for the fair')).toHaveCount(0);
   await expectAccessible(page, 'the door');
   await page.setViewportSize({ width: 320, height: 640 });
@@ -188,11 +219,15 @@ test('a protected archive: a stranger meets the door; a member opens it with the
   // The form's bot trap (SECURITY.md 43): a person takes a few seconds to type an address.
   await page.waitForTimeout(2_100);
   await page.getByRole('button', { name: 'Mail me the link' }).click();
-  await expect(page.getByRole('status')).toContainText('If that address is a member, we have mailed it a link');
+  await expect(page.getByRole('status')).toContainText(
+    'If that address is a member, we have mailed it a link',
+  );
 
   const link = await linkMailedTo(mailSink, member);
   await page.goto(link);
-  await expect(page.getByRole('heading', { level: 1, name: 'Open the archive of council' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Open the archive of council' }),
+  ).toBeVisible();
   await expectAccessible(page, 'the mailed link’s page');
   await page.getByRole('button', { name: 'Open the archive' }).click();
   await expect(page).toHaveURL(new RegExp(`${root.replaceAll('.', '\\.')}$`));
@@ -200,20 +235,29 @@ test('a protected archive: a stranger meets the door; a member opens it with the
 
   // The pass is a cookie of the archive's own path, which no script reads and the API ignores.
   const cookies = await page.context().cookies();
-  expect(cookies.map(({ name, path, httpOnly, sameSite }) => ({ name, path, httpOnly, sameSite }))).toEqual([
-    { name: 'listkeeper_archive', path: root, httpOnly: true, sameSite: 'Lax' },
-  ]);
+  expect(
+    cookies.map(({ name, path, httpOnly, sameSite }) => ({ name, path, httpOnly, sameSite })),
+  ).toEqual([{ name: 'listkeeper_archive', path: root, httpOnly: true, sameSite: 'Lax' }]);
   expect(await page.evaluate(() => document.cookie)).toBe('');
   expect((await page.request.get('/api/2/lists/')).status()).toBe(401);
 
   await page.reload();
   await page.getByRole('link', { name: 'Budget for the fair' }).click();
-  await page.getByRole('list', { name: 'The thread' }).getByRole('link', { name: 'Budget for the fair' }).click();
-  await expect(page.frameLocator('iframe.message-frame').getByText('We have 1200 crowns.')).toBeVisible();
+  await page
+    .getByRole('list', { name: 'The thread' })
+    .getByRole('link', { name: 'Budget for the fair' })
+    .click();
+  await expect(
+    page.frameLocator('iframe.message-frame').getByText('We have 1200 crowns.'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Close the archive' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'The archive of council' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'The archive of council' }),
+  ).toBeVisible();
   await expect(page.getByText('Budget for the fair')).toHaveCount(0);
   // The link worked once.
   await page.goto(link);
-  await expect(page.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'This link does not work' }),
+  ).toBeVisible();
 });

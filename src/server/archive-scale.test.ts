@@ -32,7 +32,11 @@ function random(seed: number): () => number {
 const next = random(26);
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'ze', 'qua', 'bri', 'dor'];
 /** 2,000 words; the first ones are used far more often than the last (as in any language). */
-const WORDS = Array.from({ length: 2_000 }, (_, i) => `${SYLLABLES[i % 12]}${SYLLABLES[Math.floor(i / 12) % 12]}${SYLLABLES[Math.floor(i / 144) % 12]}${i}`);
+const WORDS = Array.from(
+  { length: 2_000 },
+  (_, i) =>
+    `${SYLLABLES[i % 12]}${SYLLABLES[Math.floor(i / 12) % 12]}${SYLLABLES[Math.floor(i / 144) % 12]}${i}`,
+);
 const word = () => WORDS[Math.floor(WORDS.length * next() ** 3)] as string;
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 
@@ -86,11 +90,19 @@ describeEachDialect('the archive at 5,000 messages a list (measured)', (dialect)
   };
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { clock: manualClock(new Date('2026-01-01T00:00:00Z')) });
-    await server.database.db.updateTable('accounts').set({ domain: DOMAIN }).where('id', '=', server.account.id).execute();
+    server = await startTestServer(dialect, {
+      clock: manualClock(new Date('2026-01-01T00:00:00Z')),
+    });
+    await server.database.db
+      .updateTable('accounts')
+      .set({ domain: DOMAIN })
+      .where('id', '=', server.account.id)
+      .execute();
     const lists: number[] = [];
     for (const name of ['big', 'neighbour']) {
-      const created = await server.request('POST', '/api/2/lists/', { form: { name, archive_spammode: 1 } });
+      const created = await server.request('POST', '/api/2/lists/', {
+        form: { name, archive_spammode: 1 },
+      });
       lists.push(Number((created.json as { id: number }).id));
     }
     const ids = await seed(lists[0] as number);
@@ -108,7 +120,9 @@ describeEachDialect('the archive at 5,000 messages a list (measured)', (dialect)
   }, 300_000);
 
   afterAll(async () => {
-    console.log(`archive at ${MESSAGES} messages a list [${dialect}], ms at 1 connection:\n${report.join('\n')}`);
+    console.log(
+      `archive at ${MESSAGES} messages a list [${dialect}], ms at 1 connection:\n${report.join('\n')}`,
+    );
     await server.close();
   });
 
@@ -122,14 +136,19 @@ describeEachDialect('the archive at 5,000 messages a list (measured)', (dialect)
       expect(response.status, `${url}: ${body.slice(0, 200)}`).toBe(200);
     }
     times.sort((a, b) => a - b);
-    report.push(`| ${what} | p50 ${percentile(times, 50).toFixed(1)} | p99 ${percentile(times, 99).toFixed(1)} | max ${percentile(times, 100).toFixed(1)} | n ${times.length} |`);
+    report.push(
+      `| ${what} | p50 ${percentile(times, 50).toFixed(1)} | p99 ${percentile(times, 99).toFixed(1)} | max ${percentile(times, 100).toFixed(1)} | n ${times.length} |`,
+    );
   };
 
   it('finds the right messages', async () => {
     const page = await (await fetch(`${root}search?q=xylophonic`)).text();
-    expect([...page.matchAll(/<li><a href="(\d+)\/">/g)].map((m) => Number(m[1]))).toEqual([firstId + 1234]);
+    expect([...page.matchAll(/<li><a href="(\d+)\/">/g)].map((m) => Number(m[1]))).toEqual([
+      firstId + 1234,
+    ]);
     const months = await (await fetch(`${root}months/`)).text();
-    const monthLinks = (html: string) => [...html.matchAll(/<li><a href="\.\.\/(\d{4}-\d{2})\/">/g)].map((m) => m[1]);
+    const monthLinks = (html: string) =>
+      [...html.matchAll(/<li><a href="\.\.\/(\d{4}-\d{2})\/">/g)].map((m) => m[1]);
     expect(monthLinks(months)).toHaveLength(24);
     expect(monthLinks(months)[0]).toBe('2026-02');
     expect(months).toContain('<a href="?page=2" rel="next">');
@@ -139,21 +158,57 @@ describeEachDialect('the archive at 5,000 messages a list (measured)', (dialect)
 
   it('measures searches', async () => {
     const queries = Array.from({ length: REQUESTS }, (_, i) =>
-      i % 4 === 0 ? `${WORDS[i % 50]} ${word()}` : i % 4 === 1 ? (WORDS[i % 50] as string).slice(0, 4) : word(),
+      i % 4 === 0
+        ? `${WORDS[i % 50]} ${word()}`
+        : i % 4 === 1
+          ? (WORDS[i % 50] as string).slice(0, 4)
+          : word(),
     );
-    await measure('search (one or two words, or a beginning)', queries.map((q) => `${root}search?q=${encodeURIComponent(q)}`));
-    await measure('search, the next page', queries.slice(0, 50).map((q) => `${root}search?q=${encodeURIComponent(q)}&before=${firstId + 4000}`));
+    await measure(
+      'search (one or two words, or a beginning)',
+      queries.map((q) => `${root}search?q=${encodeURIComponent(q)}`),
+    );
+    await measure(
+      'search, the next page',
+      queries
+        .slice(0, 50)
+        .map((q) => `${root}search?q=${encodeURIComponent(q)}&before=${firstId + 4000}`),
+    );
   });
 
   it('measures pages', async () => {
     // The first message page starts a sanitizer thread; that is not what a reader waits for.
     await fetch(`${root}${firstId}/`);
     const message = () => firstId + Math.floor(next() * MESSAGES);
-    await measure('threads, front page', Array.from({ length: REQUESTS / 4 }, () => root));
-    await measure('threads, an older page', Array.from({ length: REQUESTS / 4 }, () => `${root}?before=${message()}`));
-    await measure('months', Array.from({ length: REQUESTS / 4 }, () => `${root}months/`));
-    await measure('a month', Array.from({ length: REQUESTS / 4 }, (_, i) => `${root}2025-${String((i % 12) + 1).padStart(2, '0')}/`));
-    await measure('a thread', Array.from({ length: REQUESTS / 4 }, () => `${root}thread/${firstId + 5 * Math.floor((message() - firstId) / 5)}/`));
-    await measure('a message (HTML sanitized)', Array.from({ length: REQUESTS }, () => `${root}${message()}/`));
+    await measure(
+      'threads, front page',
+      Array.from({ length: REQUESTS / 4 }, () => root),
+    );
+    await measure(
+      'threads, an older page',
+      Array.from({ length: REQUESTS / 4 }, () => `${root}?before=${message()}`),
+    );
+    await measure(
+      'months',
+      Array.from({ length: REQUESTS / 4 }, () => `${root}months/`),
+    );
+    await measure(
+      'a month',
+      Array.from(
+        { length: REQUESTS / 4 },
+        (_, i) => `${root}2025-${String((i % 12) + 1).padStart(2, '0')}/`,
+      ),
+    );
+    await measure(
+      'a thread',
+      Array.from(
+        { length: REQUESTS / 4 },
+        () => `${root}thread/${firstId + 5 * Math.floor((message() - firstId) / 5)}/`,
+      ),
+    );
+    await measure(
+      'a message (HTML sanitized)',
+      Array.from({ length: REQUESTS }, () => `${root}${message()}/`),
+    );
   });
 });

@@ -18,7 +18,7 @@ function decoded(html: string): string {
   let text = html;
   // Until nothing changes: a frame's `srcdoc` holds markup as an attribute, whose own text holds
   // entities, and a message may write an entity as text (`&amp;#64;`), which a reader decodes.
-  for (let previous = ''; previous !== text; ) {
+  for (let previous = ''; previous !== text;) {
     previous = text;
     text = text
       .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
@@ -90,7 +90,9 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     return row.id;
   };
   const addMember = async (address: string, list: string) => {
-    const made = await server.request('POST', '/api/2/contacts/', { form: { emails: [address], lists: [list] } });
+    const made = await server.request('POST', '/api/2/contacts/', {
+      form: { emails: [address], lists: [list] },
+    });
     expect(made.status, made.body).toBe(200);
     return Number((made.json as { id: number }).id);
   };
@@ -151,7 +153,9 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.headers['set-cookie']).toBeUndefined();
       expect(page.body).not.toMatch(/<script/i);
-      expect(page.body.indexOf('Compost heaps')).toBeLessThan(page.body.indexOf('Tomatoes in January'));
+      expect(page.body.indexOf('Compost heaps')).toBeLessThan(
+        page.body.indexOf('Tomatoes in January'),
+      );
       expect(page.body).toContain('3 messages, the last');
       expect(page.body).toContain(`href="thread/${ids.first}/"`);
       expect(page.body).toContain('Growing things');
@@ -160,11 +164,15 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     it('shows months with their counts, and each month’s messages', async () => {
       const months = await get(`${root}months/`);
       expect(months.status).toBe(200);
-      expect(decoded(months.body)).toMatch(/February 2026<\/a> · 2 messages[\s\S]*January 2026<\/a> · 2 messages/);
+      expect(decoded(months.body)).toMatch(
+        /February 2026<\/a> · 2 messages[\s\S]*January 2026<\/a> · 2 messages/,
+      );
       const january = await get(`${root}2026-01/`);
       expect(january.status).toBe(200);
       expect(january.body).toContain('2 messages.');
-      expect(january.body.indexOf('Re: Tomatoes')).toBeLessThan(january.body.indexOf('>Tomatoes in January'));
+      expect(january.body.indexOf('Re: Tomatoes')).toBeLessThan(
+        january.body.indexOf('>Tomatoes in January'),
+      );
       expect((await get(`${root}2025-12/`)).status).toBe(404);
       expect((await get(`${root}2026-13/`)).status).toBe(404);
     });
@@ -177,9 +185,13 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       expect(text).toContain('Mine sprouted already');
       expect(page.body).toContain(`<a href="../${ids.first}/">Tomatoes in January</a>`);
       expect(page.body).toContain('<strong aria-current="page">Re: Tomatoes in January</strong>');
-      expect(page.body).toMatch(/<ul><li><strong aria-current="page">[^]*<ul><li><a href="..\/\d+\/">Re: Re: Tomatoes/);
+      expect(page.body).toMatch(
+        /<ul><li><strong aria-current="page">[^]*<ul><li><a href="..\/\d+\/">Re: Re: Tomatoes/,
+      );
       const html = await get(`${root}${ids.february}/`);
-      expect(html.body).toMatch(/<iframe class="message-frame" sandbox="" srcDoc="&lt;p&gt;Turn it &lt;b&gt;weekly/);
+      expect(html.body).toMatch(
+        /<iframe class="message-frame" sandbox="" srcDoc="&lt;p&gt;Turn it &lt;b&gt;weekly/,
+      );
       const thread = await get(`${root}thread/${ids.first}/`);
       expect(thread.status).toBe(200);
       expect(thread.body).toContain('3 messages.');
@@ -207,22 +219,31 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     it('pages through threads and search results', async () => {
       const root2 = await createList('busy', { archive_spammode: 0 });
       const made: number[] = [];
-      for (let i = 0; i < 32; i++) made.push(await postMessage('busy', { subject: `Topic ${i}`, content_plain: `Word${i} common` }));
+      for (let i = 0; i < 32; i++)
+        made.push(
+          await postMessage('busy', { subject: `Topic ${i}`, content_plain: `Word${i} common` }),
+        );
       const first = await get(root2);
       expect([...first.body.matchAll(/<li><a href="thread\/(\d+)\/">/g)]).toHaveLength(30);
       const older = /<a href="(\?before=\d+)" rel="next">/.exec(first.body)?.[1];
       expect(older).toBe(`?before=${made[2]}`);
       const second = await get(`${root2}${older}`);
-      expect([...second.body.matchAll(/<li><a href="thread\/(\d+)\/">/g)].map((m) => Number(m[1]))).toEqual([made[1], made[0]]);
+      expect(
+        [...second.body.matchAll(/<li><a href="thread\/(\d+)\/">/g)].map((m) => Number(m[1])),
+      ).toEqual([made[1], made[0]]);
       const newer = /<a href="(\?after=\d+)" rel="prev">/.exec(second.body)?.[1];
       const back = await get(`${root2}${newer}`);
       expect([...back.body.matchAll(/<li><a href="thread\/(\d+)\/">/g)]).toHaveLength(30);
       expect(back.body).not.toContain('rel="prev"');
       const results = await get(`${root2}search?q=common`);
       expect([...results.body.matchAll(/<li><a href="\d+\/">/g)]).toHaveLength(20);
-      const more = /<a href="(search\?q=common&amp;before=\d+)" rel="next">/.exec(results.body)?.[1];
+      const more = /<a href="(search\?q=common&amp;before=\d+)" rel="next">/.exec(
+        results.body,
+      )?.[1];
       const rest = await get(`${root2}${more?.replaceAll('&amp;', '&')}`);
-      expect([...rest.body.matchAll(/<li><a href="(\d+)\/">/g)].map((m) => Number(m[1]))).toEqual(made.slice(0, 12).reverse());
+      expect([...rest.body.matchAll(/<li><a href="(\d+)\/">/g)].map((m) => Number(m[1]))).toEqual(
+        made.slice(0, 12).reverse(),
+      );
     });
 
     it('drops a message deleted through the API (spec §4.5) from every page at once', async () => {
@@ -250,7 +271,13 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     it('answers 404 for every page of the archive, and the list page stays', async () => {
       const root = await createList('quiet', { archive_enabled: 0, subscriptions: 'open' });
       const id = await postMessage('quiet', { subject: 'Hidden', content_plain: 'x' });
-      for (const url of [root, `${root}months/`, `${root}${id}/`, `${root}thread/${id}/`, `${root}search?q=hidden`]) {
+      for (const url of [
+        root,
+        `${root}months/`,
+        `${root}${id}/`,
+        `${root}thread/${id}/`,
+        `${root}search?q=hidden`,
+      ]) {
         const page = await get(url);
         expect(page.status, url).toBe(404);
         expect(page.body).not.toContain('Hidden');
@@ -278,7 +305,11 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
         from_address: 'dora@council.example',
         content_plain: 'We have 1200 crowns left.',
       });
-      await postMessage('council', { subject: 'Second secret', content_plain: 'More.', parent: secret });
+      await postMessage('council', {
+        subject: 'Second secret',
+        content_plain: 'More.',
+        parent: secret,
+      });
       await addMember('member@council.example', 'council');
     });
 
@@ -295,7 +326,15 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
         const page = await get(url);
         expect(page.status, url).toBe(403);
         const text = decoded(page.body);
-        for (const hidden of ['Budget', 'Dora', 'crowns', 'Second secret', 'messages', 'Months', '<a '])
+        for (const hidden of [
+          'Budget',
+          'Dora',
+          'crowns',
+          'Second secret',
+          'messages',
+          'Months',
+          '<a ',
+        ])
           expect(text, `${url} shows ${hidden}`).not.toContain(hidden);
         expect(page.body).toContain('This archive is open to the list’s members only.');
         expect(page.body).toContain('content="noindex, nofollow"');
@@ -307,16 +346,27 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       const door = await get(root);
       const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
       clock.advance(5000);
-      const stranger = await post(`${root}access`, { email: 'nobody@else.example', started, website: '' });
-      const member = await post(`${root}access`, { email: 'Member@Council.example', started, website: '' }, { remoteAddress: '203.0.113.10' });
+      const stranger = await post(`${root}access`, {
+        email: 'nobody@else.example',
+        started,
+        website: '',
+      });
+      const member = await post(
+        `${root}access`,
+        { email: 'Member@Council.example', started, website: '' },
+        { remoteAddress: '203.0.113.10' },
+      );
       expect(stranger.status).toBe(200);
       expect(member.status).toBe(200);
-      const notice = (page: Page) => /<p class="notice" role="status">([^<]*)<\/p>/.exec(page.body)?.[1];
+      const notice = (page: Page) =>
+        /<p class="notice" role="status">([^<]*)<\/p>/.exec(page.body)?.[1];
       expect(notice(stranger)).toBe(notice(member));
       expect(await mailsTo(server, 'nobody@else.example')).toEqual([]);
       const [mail] = await mailsTo(server, 'member@council.example');
       expect(mail).toMatchObject({ kind: 'archive', from_address: `council-request@${DOMAIN}` });
-      const link = new URL(/https?:\/\/\S+\/archive\/open\/[A-Za-z0-9_-]{43}/.exec(mail?.body ?? '')?.[0] ?? '').pathname;
+      const link = new URL(
+        /https?:\/\/\S+\/archive\/open\/[A-Za-z0-9_-]{43}/.exec(mail?.body ?? '')?.[0] ?? '',
+      ).pathname;
 
       // The link's GET shows a button and uses nothing (SECURITY.md 41).
       for (let i = 0; i < 2; i++) {
@@ -329,7 +379,11 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       expect(opened.status).toBe(303);
       expect(opened.headers.location).toBe(root);
       const setCookie = String(opened.headers['set-cookie']);
-      expect(setCookie).toMatch(new RegExp(`^listkeeper_archive=[A-Za-z0-9_-]{40}; Path=${root.replaceAll('.', '\\.')}; Max-Age=2592000; HttpOnly; SameSite=Lax$`));
+      expect(setCookie).toMatch(
+        new RegExp(
+          `^listkeeper_archive=[A-Za-z0-9_-]{40}; Path=${root.replaceAll('.', '\\.')}; Max-Age=2592000; HttpOnly; SameSite=Lax$`,
+        ),
+      );
       const cookie = cookieOf(opened);
       const inside = await get(root, cookie);
       expect(inside.status).toBe(200);
@@ -339,14 +393,23 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       // Used once.
       expect((await post(link, {})).status).toBe(404);
       // Neither the API nor another list's archive takes it (SECURITY.md 41).
-      const api = await server.app.inject({ method: 'GET', url: '/api/2/lists/', headers: { cookie } });
+      const api = await server.app.inject({
+        method: 'GET',
+        url: '/api/2/lists/',
+        headers: { cookie },
+      });
       expect(api.statusCode).toBe(401);
-      const other = await createList('other-council', { archive_protected: 1, archive_memberview: 1 });
+      const other = await createList('other-council', {
+        archive_protected: 1,
+        archive_memberview: 1,
+      });
       expect((await get(other, cookie)).status).toBe(403);
       // Closing ends it.
       const closed = await post(`${root}close`, {}, { cookie });
       expect(closed.status).toBe(303);
-      expect(String(closed.headers['set-cookie'])).toMatch(/^listkeeper_archive=; Path=[^;]+; Max-Age=0;/);
+      expect(String(closed.headers['set-cookie'])).toMatch(
+        /^listkeeper_archive=; Path=[^;]+; Max-Age=0;/,
+      );
     });
 
     it('ends a member’s pass when the member leaves or the list stops letting members in', async () => {
@@ -354,9 +417,14 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       const door = await get(root);
       const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
       clock.advance(5000);
-      await post(`${root}access`, { email: 'leaver@council.example', started, website: '' }, { remoteAddress: '203.0.113.11' });
+      await post(
+        `${root}access`,
+        { email: 'leaver@council.example', started, website: '' },
+        { remoteAddress: '203.0.113.11' },
+      );
       const [mail] = await mailsTo(server, 'leaver@council.example');
-      const link = new URL(/https?:\/\/\S+\/archive\/open\/\S+/.exec(mail?.body ?? '')?.[0] ?? '').pathname;
+      const link = new URL(/https?:\/\/\S+\/archive\/open\/\S+/.exec(mail?.body ?? '')?.[0] ?? '')
+        .pathname;
       const cookie = cookieOf(await post(link, {}));
       expect((await get(root, cookie)).status).toBe(200);
       await setList('council', { archive_memberview: 0 });
@@ -381,7 +449,10 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       const cookie = cookieOf(right);
       expect((await get(`${root}months/`, cookie)).status).toBe(200);
       // Only the archive's own pages may follow the form.
-      const elsewhere = await post(`${root}password`, { password: 'open sesame 42', back: '//evil.example/' });
+      const elsewhere = await post(`${root}password`, {
+        password: 'open sesame 42',
+        back: '//evil.example/',
+      });
       expect(elsewhere.headers.location).toBe(root);
       // The list's settings never show the password (spec §2.4: write-only).
       const lists = await server.request('GET', '/api/2/lists/');
@@ -391,11 +462,27 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       expect((await get(root, cookie)).status).toBe(403);
       // Ten guesses an hour from one client; then 429, even for the right password.
       for (let i = 0; i < 10; i++)
-        await post(`${root}password`, { password: `guess ${i}` }, { remoteAddress: '198.51.100.1' });
-      const limited = await post(`${root}password`, { password: 'a new one 43' }, { remoteAddress: '198.51.100.1' });
+        await post(
+          `${root}password`,
+          { password: `guess ${i}` },
+          { remoteAddress: '198.51.100.1' },
+        );
+      const limited = await post(
+        `${root}password`,
+        { password: 'a new one 43' },
+        { remoteAddress: '198.51.100.1' },
+      );
       expect(limited.status).toBe(429);
       expect(limited.headers['retry-after']).toBe('3600');
-      expect((await post(`${root}password`, { password: 'a new one 43' }, { remoteAddress: '198.51.100.2' })).status).toBe(303);
+      expect(
+        (
+          await post(
+            `${root}password`,
+            { password: 'a new one 43' },
+            { remoteAddress: '198.51.100.2' },
+          )
+        ).status,
+      ).toBe(303);
       // A blank password (spec §2.4) ends password access.
       await setList('council', { archive_password: '' });
       expect((await get(root)).body).not.toContain('name="password"');
@@ -452,7 +539,11 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       clock.set(new Date('2026-03-05T12:00:00Z'));
       const root = await createList(name, { archive_spammode: spammode });
       const first = await postMessage(name, addresses);
-      const reply = await postMessage(name, { ...addresses, subject: `Re: ${addresses.subject}`, parent: first });
+      const reply = await postMessage(name, {
+        ...addresses,
+        subject: `Re: ${addresses.subject}`,
+        parent: first,
+      });
       return pagesOf(root, first, reply);
     };
 
@@ -517,7 +608,11 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       expect(decoded(page.body)).not.toContain('tracker.example');
       expect(page.body).not.toMatch(/<script/i);
       const frame = decoded(/ srcDoc="([^"]*)"/.exec(page.body)?.[1] ?? '');
-      expect(/<script|onerror|javascript:|alert|href="\/l\/|<style|<link|<iframe|action=|data-listkeeper-style/i.exec(frame)?.[0]).toBeUndefined();
+      expect(
+        /<script|onerror|javascript:|alert|href="\/l\/|<style|<link|<iframe|action=|data-listkeeper-style/i.exec(
+          frame,
+        )?.[0],
+      ).toBeUndefined();
       expect(frame).toContain('<p>Hello</p>');
       expect(frame).toContain('src="data:image/png;base64,iVBORw0KGgo="');
       expect(frame).toContain('<a href="https://ok.example/">out</a>');
@@ -529,18 +624,37 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     it('shows the lists with a public page by domain, leaving out archive_index_noshow and lists with nothing public', async () => {
       await createList('shown-list', { description: 'Shown here', subscriptions: 'open' });
       await createList('unlisted', { archive_index_noshow: 1, subscriptions: 'open' });
-      await createList('members-archive', { archive_protected: 1, subscriptions: 'closed', unsubscriptions: 'closed' });
-      await createList('nothing-public', { archive_enabled: 0, subscriptions: 'closed', unsubscriptions: 'closed' });
+      await createList('members-archive', {
+        archive_protected: 1,
+        subscriptions: 'closed',
+        unsubscriptions: 'closed',
+      });
+      await createList('nothing-public', {
+        archive_enabled: 0,
+        subscriptions: 'closed',
+        unsubscriptions: 'closed',
+      });
       const other = await server.createAccount('second');
-      await server.database.db.updateTable('accounts').set({ domain: 'other.example' }).where('id', '=', other.id).execute();
+      await server.database.db
+        .updateTable('accounts')
+        .set({ domain: 'other.example' })
+        .where('id', '=', other.id)
+        .execute();
       const key = await server.createKey({ accountId: other.id, permissions: ['superadmin'] });
-      expect((await server.request('POST', '/api/2/lists/', { key, form: { name: 'elsewhere' } })).status).toBe(200);
+      expect(
+        (await server.request('POST', '/api/2/lists/', { key, form: { name: 'elsewhere' } }))
+          .status,
+      ).toBe(200);
 
       const page = await get('/l/');
       expect(page.status).toBe(200);
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
       const text = decoded(page.body);
-      expect(text).toMatch(new RegExp(`<h2 id="domain-${DOMAIN}">${DOMAIN}</h2>[^]*<h2 id="domain-other.example">other.example</h2>`));
+      expect(text).toMatch(
+        new RegExp(
+          `<h2 id="domain-${DOMAIN}">${DOMAIN}</h2>[^]*<h2 id="domain-other.example">other.example</h2>`,
+        ),
+      );
       expect(text).toContain(`<a href="/l/shown-list@${DOMAIN}/">shown-list</a>`);
       expect(text).toContain('Shown here');
       expect(text).toContain(`<a href="/l/shown-list@${DOMAIN}/archive/">shown-list archive</a>`);

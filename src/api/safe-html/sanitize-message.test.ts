@@ -6,8 +6,11 @@ import { sanitizeMessageHtml } from './sanitize-message.ts';
 
 // The rules take any DOMPurify instance: here the server's kind, over a jsdom window.
 const window = new JSDOM('').window;
-const clean = (html: string, shown: ReadonlyMap<string, string> = new Map(), blocked?: Set<string>) =>
-  sanitizeMessageHtml(DOMPurify(window), html, shown, blocked);
+const clean = (
+  html: string,
+  shown: ReadonlyMap<string, string> = new Map(),
+  blocked?: Set<string>,
+) => sanitizeMessageHtml(DOMPurify(window), html, shown, blocked);
 
 describe('sanitizeMessageHtml: the message rules of the dashboard and the archive', () => {
   it('holds remote images back, keeps data: images, and names what it held', () => {
@@ -37,5 +40,4 @@ describe('sanitizeMessageHtml: the message rules of the dashboard and the archiv
     expect(html).toContain('<a href="https://ok.example/">out</a>');
     expect(html).toContain(`${STYLE_ATTRIBUTE}="color: red"`);
   });
-
 });

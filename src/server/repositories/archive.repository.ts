@@ -119,7 +119,11 @@ export async function threadMessages(
 }
 
 /** How many messages a thread has: one range of `messages_list_thread`. */
-export async function countThread(db: Kysely<Database>, listId: number, threadId: number): Promise<number> {
+export async function countThread(
+  db: Kysely<Database>,
+  listId: number,
+  threadId: number,
+): Promise<number> {
   const row = await db
     .selectFrom('messages')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -189,7 +193,11 @@ export async function countsBetween(
     .selectFrom('messages')
     .select(
       ranges.map((range, index) =>
-        sql<number | string>`sum(case when time >= ${range.from} and time < ${range.to} then 1 else 0 end)`.as(`c${index}`),
+        sql<
+          number | string
+        >`sum(case when time >= ${range.from} and time < ${range.to} then 1 else 0 end)`.as(
+          `c${index}`,
+        ),
       ),
     )
     .where('list_id', '=', listId)
@@ -317,8 +325,15 @@ export function listsForIndex(
     query = query.where((eb) =>
       eb.or([
         eb(sql`lower(accounts.domain)`, '>', after.domain),
-        eb.and([eb(sql`lower(accounts.domain)`, '=', after.domain), eb('lists.name', '>', after.name)]),
+        eb.and([
+          eb(sql`lower(accounts.domain)`, '=', after.domain),
+          eb('lists.name', '>', after.name),
+        ]),
       ]),
     );
-  return query.orderBy(sql`lower(accounts.domain)`).orderBy('lists.name').limit(limit).execute();
+  return query
+    .orderBy(sql`lower(accounts.domain)`)
+    .orderBy('lists.name')
+    .limit(limit)
+    .execute();
 }

@@ -53,8 +53,12 @@ export function archive(dialect: DialectName): Migration {
         const remove = `insert into message_search (message_search, rowid, words)
           values ('delete', ${sqliteKey('old')}, ${sqliteWords('old')});`;
         const add = `insert into message_search (rowid, words) values (${sqliteKey('new')}, ${sqliteWords('new')});`;
-        await sql.raw(`create trigger message_search_insert after insert on messages begin ${add} end`).execute(db);
-        await sql.raw(`create trigger message_search_delete after delete on messages begin ${remove} end`).execute(db);
+        await sql
+          .raw(`create trigger message_search_insert after insert on messages begin ${add} end`)
+          .execute(db);
+        await sql
+          .raw(`create trigger message_search_delete after delete on messages begin ${remove} end`)
+          .execute(db);
         await sql
           .raw(
             `create trigger message_search_update after update of list_id, subject, from_phrase, from_address, content_plain
@@ -63,10 +67,16 @@ export function archive(dialect: DialectName): Migration {
           .execute(db);
       } else {
         await sql
-          .raw(`alter table messages add column search_words tsvector generated always as (${POSTGRES_WORDS}) stored`)
+          .raw(
+            `alter table messages add column search_words tsvector generated always as (${POSTGRES_WORDS}) stored`,
+          )
           .execute(db);
         await sql`create index messages_search on messages using gin (search_words)`.execute(db);
-        await db.schema.createIndex('messages_list_newest').on('messages').columns(['list_id', 'id']).execute();
+        await db.schema
+          .createIndex('messages_list_newest')
+          .on('messages')
+          .columns(['list_id', 'id'])
+          .execute();
       }
     },
     async down(db: Kysely<unknown>) {

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { PublicList } from '../../members/public-list.ts';
-import { findEmailForLink, findMemberOfList } from '../../repositories/member-directory.repository.ts';
+import {
+  findEmailForLink,
+  findMemberOfList,
+} from '../../repositories/member-directory.repository.ts';
 import { archivePasswordHash } from '../../repositories/archive.repository.ts';
 import { passHolds, readPass } from './archive-pass.ts';
 
@@ -17,9 +20,7 @@ export interface DoorWays {
  * ended). Spec §2.4: `archive_memberview` and `archive_password` need `archive_protected`.
  */
 export type Access =
-  | { kind: 'open' }
-  | { kind: 'pass' }
-  | { kind: 'door'; ways: DoorWays; hadPass: boolean };
+  { kind: 'open' } | { kind: 'pass' } | { kind: 'door'; ways: DoorWays; hadPass: boolean };
 
 export async function doorWays(db: Kysely<Database>, list: PublicList): Promise<DoorWays> {
   return {

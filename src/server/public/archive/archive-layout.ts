@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { h, type Children } from '../kit/html.ts';
-import { STYLESHEET_PATH } from '../kit/layout.ts';
+import { Page } from '../kit/layout.ts';
 import { archivePaths, linkFrom } from './archive-paths.ts';
 
 export const ARCHIVE_STYLESHEET_PATH = '/l/_/archive.css';
@@ -32,59 +32,71 @@ export function ArchivePage(props: {
   children?: Children;
 }): ReactElement {
   const { place } = props;
+  const header = h(
+    'header',
+    { className: 'archive-header' },
+    h('p', { className: 'archive-name' }, `${place.listName} archive`),
+    props.inside
+      ? h(ArchiveNav, { base: place.base, current: props.current, query: props.query })
+      : null,
+    props.inside && place.closable
+      ? h(
+          'form',
+          {
+            method: 'post',
+            action: linkFrom(place.base, archivePaths.close),
+            className: 'archive-close',
+          },
+          h('button', { type: 'submit', className: 'secondary' }, 'Close the archive'),
+        )
+      : null,
+  );
   return h(
-    'html',
-    { lang: 'en' },
-    h(
-      'head',
-      null,
-      h('meta', { charSet: 'utf-8' }),
-      h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
-      h('meta', { name: 'referrer', content: 'no-referrer' }),
-      place.personal ? h('meta', { name: 'robots', content: 'noindex, nofollow' }) : null,
-      h('title', null, `${props.title} · ${place.listName} archive`),
-      h('link', { rel: 'stylesheet', href: STYLESHEET_PATH }),
-      h('link', { rel: 'stylesheet', href: ARCHIVE_STYLESHEET_PATH }),
-    ),
-    h(
-      'body',
-      { className: 'archive' },
-      h(
-        'header',
-        { className: 'archive-header' },
-        h('p', { className: 'archive-name' }, `${place.listName} archive`),
-        props.inside ? h(ArchiveNav, { base: place.base, current: props.current, query: props.query }) : null,
-        props.inside && place.closable
-          ? h(
-              'form',
-              { method: 'post', action: linkFrom(place.base, archivePaths.close), className: 'archive-close' },
-              h('button', { type: 'submit', className: 'secondary' }, 'Close the archive'),
-            )
-          : null,
-      ),
-      h('main', null, props.children),
-    ),
+    Page,
+    {
+      title: `${props.title} · ${place.listName} archive`,
+      personal: place.personal,
+      part: { stylesheet: ARCHIVE_STYLESHEET_PATH, className: 'archive', header },
+    },
+    props.children,
   );
 }
 
-function ArchiveNav(props: { base: string; current?: string | undefined; query?: string | undefined }) {
+function ArchiveNav(props: {
+  base: string;
+  current?: string | undefined;
+  query?: string | undefined;
+}) {
   const item = (key: string, path: string, label: string) =>
     h(
       'li',
       { key },
       h(
         'a',
-        { href: linkFrom(props.base, path), 'aria-current': props.current === key ? 'page' : undefined },
+        {
+          href: linkFrom(props.base, path),
+          'aria-current': props.current === key ? 'page' : undefined,
+        },
         label,
       ),
     );
   return h(
     'nav',
     { 'aria-label': 'Archive', className: 'archive-nav' },
-    h('ul', null, item('threads', archivePaths.threads, 'Threads'), item('months', archivePaths.months, 'Months')),
+    h(
+      'ul',
+      null,
+      item('threads', archivePaths.threads, 'Threads'),
+      item('months', archivePaths.months, 'Months'),
+    ),
     h(
       'form',
-      { method: 'get', action: linkFrom(props.base, archivePaths.search), role: 'search', className: 'archive-search' },
+      {
+        method: 'get',
+        action: linkFrom(props.base, archivePaths.search),
+        role: 'search',
+        className: 'archive-search',
+      },
       h('label', { htmlFor: 'archive-q', className: 'visually-hidden' }, 'Search the archive'),
       h('input', {
         id: 'archive-q',

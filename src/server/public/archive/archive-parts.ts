@@ -24,14 +24,20 @@ export function MessageList(props: {
         { key: message.id },
         h('a', { href: linkFrom(props.base, archivePaths.message(message.id)) }, message.subject),
         h('p', { className: 'meta' }, `${message.sender} · `, h(When, { time: message.time })),
-        props.lines?.has(message.id) ? h('p', { className: 'line' }, props.lines.get(message.id)) : null,
+        props.lines?.has(message.id)
+          ? h('p', { className: 'line' }, props.lines.get(message.id))
+          : null,
       ),
     ),
   );
 }
 
 /** Links to the newer and older pages of a list, where there are some. */
-export function Pager(props: { newer?: string | null; older?: string | null; label?: string }): ReactElement | null {
+export function Pager(props: {
+  newer?: string | null;
+  older?: string | null;
+  label?: string;
+}): ReactElement | null {
   if (!props.newer && !props.older) return null;
   return h(
     'nav',
@@ -58,7 +64,8 @@ export function ThreadTree(props: {
   const shown = new Set(props.messages.map((m) => m.id));
   const children = new Map<number | null, ShownMessage[]>();
   for (const message of props.messages) {
-    const parent = message.parentId !== null && shown.has(message.parentId) ? message.parentId : null;
+    const parent =
+      message.parentId !== null && shown.has(message.parentId) ? message.parentId : null;
     const siblings = children.get(parent);
     if (siblings) siblings.push(message);
     else children.set(parent, [message]);
@@ -76,9 +83,19 @@ export function ThreadTree(props: {
       { key: message.id },
       entry,
       h('span', { className: 'meta' }, ` ${message.sender} · `, h(When, { time: message.time })),
-      nested && replies.length > 0 ? h('ul', null, replies.flatMap((reply) => items(reply, depth + 1))) : null,
+      nested && replies.length > 0
+        ? h(
+            'ul',
+            null,
+            replies.flatMap((reply) => items(reply, depth + 1)),
+          )
+        : null,
     );
     return nested ? [own] : [own, ...replies.flatMap((reply) => items(reply, depth))];
   };
-  return h('ul', { className: 'tree', 'aria-label': props.label }, (children.get(null) ?? []).flatMap((m) => items(m, 1)));
+  return h(
+    'ul',
+    { className: 'tree', 'aria-label': props.label },
+    (children.get(null) ?? []).flatMap((m) => items(m, 1)),
+  );
 }

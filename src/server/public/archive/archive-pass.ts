@@ -68,7 +68,10 @@ export function signPass(linkKey: Buffer, pass: ArchivePass, binder: string): st
 }
 
 /** What a pass claims, before its MAC is checked (that needs the binder the claim names). */
-export function readPass(text: string | undefined, now: Date): (ArchivePass & { bytes: Buffer }) | null {
+export function readPass(
+  text: string | undefined,
+  now: Date,
+): (ArchivePass & { bytes: Buffer }) | null {
   if (text === undefined || !PASS_SHAPE.test(text)) return null;
   const bytes = Buffer.from(text, 'base64url');
   if (bytes.length !== PAYLOAD_BYTES + MAC_BYTES || bytes.readUInt8(0) !== VERSION) return null;

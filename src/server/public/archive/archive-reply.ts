@@ -30,8 +30,17 @@ export function archiveReplies(deps: AppDeps) {
       return readCookie(request.headers.cookie, passCookieName(secure(request)));
     },
     /** Set-Cookie of a new pass for the list's archive, or of its end (`value` empty). */
-    passCookie(request: FastifyRequest, list: PublicList, value: string, maxAgeSeconds: number): string {
-      return passCookie(value, { path: archiveRoot(list.address), secure: secure(request), maxAgeSeconds });
+    passCookie(
+      request: FastifyRequest,
+      list: PublicList,
+      value: string,
+      maxAgeSeconds: number,
+    ): string {
+      return passCookie(value, {
+        path: archiveRoot(list.address),
+        secure: secure(request),
+        maxAgeSeconds,
+      });
     },
   };
 }
@@ -58,7 +67,11 @@ export function seeArchive(
 ): FastifyReply {
   return reply
     .status(303)
-    .headers({ 'cache-control': 'no-store', ...headers, location: `${archiveRoot(list.address)}${path}` })
+    .headers({
+      'cache-control': 'no-store',
+      ...headers,
+      location: `${archiveRoot(list.address)}${path}`,
+    })
     .send();
 }
 

@@ -31,9 +31,21 @@ const STYLESHEET = fs.readFileSync(new URL('./archive.css', import.meta.url), 'u
 
 /** What a page's address may add after `?`: each a single value of its own shape. */
 const QUERY = z.object({
-  before: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
-  after: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
-  page: z.string().regex(/^[1-9]\d{0,5}$/).transform(Number).optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .optional(),
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/)
+    .transform(Number)
+    .optional(),
   q: z.string().max(1000).optional(),
 });
 export type ArchiveQuery = z.infer<typeof QUERY>;
@@ -50,7 +62,10 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
   const replies = archiveReplies(deps);
 
   app.get(ARCHIVE_STYLESHEET_PATH, (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(STYLESHEET),
   );
   registerListsIndex(app, deps);
 
@@ -77,7 +92,10 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
         return sendPage(
           reply,
           400,
-          MessagePage({ title: 'This address is not one of the archive’s', children: h('p', null, 'Its query cannot be read.') }),
+          MessagePage({
+            title: 'This address is not one of the archive’s',
+            children: h('p', null, 'Its query cannot be read.'),
+          }),
         );
       const now = deps.clock.now();
       const key = await linkKey(deps.db);
@@ -93,7 +111,12 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
         return sendPage(
           reply,
           403,
-          ArchiveDoorPage({ place, ways: access.ways, started: formStarted(key, now), back: pathFromRoot(request.url) }),
+          ArchiveDoorPage({
+            place,
+            ways: access.ways,
+            started: formStarted(key, now),
+            back: pathFromRoot(request.url),
+          }),
           // A pass that no longer opens anything is ended.
           access.hadPass ? { 'set-cookie': replies.passCookie(request, list, '', 0) } : {},
         );
@@ -106,7 +129,11 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
         params: request.params as Record<string, string>,
         sanitize: (html) => sanitizer.sanitize({ html, spammode: list.settings.archive_spammode }),
       });
-      return sendPage(reply, page ? 200 : 404, page ?? notInArchivePage(place, 'There is nothing here: it may have been deleted.'));
+      return sendPage(
+        reply,
+        page ? 200 : 404,
+        page ?? notInArchivePage(place, 'There is nothing here: it may have been deleted.'),
+      );
     });
 
   reading('', 0, threadsPage);
@@ -129,6 +156,7 @@ function canonicalUrl(url: string, list: PublicList): string {
 
 /** A query with a name given twice is not one of the archive's: it fails the schema. */
 function singleValues(query: unknown): Record<string, unknown> {
-  return typeof query === 'object' && query !== null ? { ...(query as Record<string, unknown>) } : {};
+  return typeof query === 'object' && query !== null
+    ? { ...(query as Record<string, unknown>) }
+    : {};
 }
-

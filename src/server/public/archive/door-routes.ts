@@ -29,7 +29,8 @@ import {
 } from './archive-reply.ts';
 import { takePasswordGuess } from './password-throttle.ts';
 
-const MAILED = 'If that address is a member, we have mailed it a link that opens the archive. It may take a few minutes.';
+const MAILED =
+  'If that address is a member, we have mailed it a link that opens the archive. It may take a few minutes.';
 const TOO_MANY = 'This connection has sent many requests in the last hour. Try again later.';
 /** Longer than anyone types: refused before scrypt reads it. */
 const MAX_PASSWORD_CHARS = 1000;
@@ -68,7 +69,12 @@ export function registerDoorRoutes(
     const key = await linkKey(db);
     const ways = await doorWays(db, list);
     const started = formStarted(key, deps.clock.now());
-    return sendPage(reply, status, ArchiveDoorPage({ place: place(list, 0), ways, started, back, answer }), headers);
+    return sendPage(
+      reply,
+      status,
+      ArchiveDoorPage({ place: place(list, 0), ways, started, back, answer }),
+      headers,
+    );
   };
   /** The list of a door's POST, when its archive is protected; else the reader is sent in. */
   const protectedList = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -90,9 +96,12 @@ export function registerDoorRoutes(
       const typed = (fields.get('email') ?? '').trim();
       if (!list.settings.archive_memberview) return door(reply, list, 403, { form: 'member' });
       // A bot is told what a person is told, and nothing is done.
-      if (!looksHuman(key, fields, now)) return door(reply, list, 200, { form: 'member', notice: MAILED });
+      if (!looksHuman(key, fields, now))
+        return door(reply, list, 200, { form: 'member', notice: MAILED });
       if (!(await takeClientRequest(db, request.ip, now)))
-        return door(reply, list, 429, { form: 'member', value: typed, error: TOO_MANY }, '', { 'retry-after': '3600' });
+        return door(reply, list, 429, { form: 'member', value: typed, error: TOO_MANY }, '', {
+          'retry-after': '3600',
+        });
       if (!EmailAddress.safeParse(typed).success)
         return door(reply, list, 400, {
           form: 'member',
@@ -102,11 +111,20 @@ export function registerDoorRoutes(
       // The same answer whether or not the address is a member (SECURITY.md 41), and at most one
       // mail an hour to an address, whoever asks (SECURITY.md 43).
       await writeTransaction(db, async (trx) => {
-        const member = await findMemberOfList(trx, list.accountId, list.id, { addressKey: emailKey(typed) });
-        if (member?.membershipId == null || !(await takeAddressMail(trx, emailKey(typed), now))) return;
+        const member = await findMemberOfList(trx, list.accountId, list.id, {
+          addressKey: emailKey(typed),
+        });
+        if (member?.membershipId == null || !(await takeAddressMail(trx, emailKey(typed), now)))
+          return;
         const token = await issueStoredToken(
           trx,
-          { purpose: 'archive', accountId: list.accountId, listId: list.id, addressKey: emailKey(member.email), requestId: null },
+          {
+            purpose: 'archive',
+            accountId: list.accountId,
+            listId: list.id,
+            addressKey: emailKey(member.email),
+            requestId: null,
+          },
           now,
           ARCHIVE_LINK_HOURS * 3_600_000,
         );
@@ -127,10 +145,18 @@ export function registerDoorRoutes(
       const hash = await archivePasswordHash(db, list.id);
       if (hash === null) return door(reply, list, 403, { form: 'password' }, back);
       if (!(await takePasswordGuess(db, list.id, request.ip, now)))
-        return door(reply, list, 429, { form: 'password', error: TOO_MANY }, back, { 'retry-after': '3600' });
+        return door(reply, list, 429, { form: 'password', error: TOO_MANY }, back, {
+          'retry-after': '3600',
+        });
       const typed = fields.get('password') ?? '';
       if (typed.length > MAX_PASSWORD_CHARS || !(await verifyPassword(typed, hash)))
-        return door(reply, list, 403, { form: 'password', error: 'That is not the archive’s password.' }, back);
+        return door(
+          reply,
+          list,
+          403,
+          { form: 'password', error: 'That is not the archive’s password.' },
+          back,
+        );
       const pass = signPass(
         await linkKey(db),
         { kind: 'password', listId: list.id, emailId: 0, expires: passExpiry(now) },
@@ -148,7 +174,8 @@ export function registerDoorRoutes(
     if (!list) return reply;
     const { token } = request.params as { token: string };
     const found = await peekStoredToken(db, token, 'archive', deps.clock.now());
-    if (!found || found.list_id !== list.id) return sendPage(reply, 404, invalidArchiveLinkPage(place(list, 1)));
+    if (!found || found.list_id !== list.id)
+      return sendPage(reply, 404, invalidArchiveLinkPage(place(list, 1)));
     return sendPage(reply, 200, ArchiveOpenPage({ place: place(list, 1) }));
   });
 
@@ -162,7 +189,9 @@ export function registerDoorRoutes(
       const member = await writeTransaction(db, async (trx) => {
         const used = await takeStoredToken(trx, token, 'archive', now);
         if (!used || used.list_id !== list.id) return null;
-        const found = await findMemberOfList(trx, list.accountId, list.id, { addressKey: used.address_key });
+        const found = await findMemberOfList(trx, list.accountId, list.id, {
+          addressKey: used.address_key,
+        });
         return found?.membershipId == null ? null : found;
       });
       if (!member) return sendPage(reply, 404, invalidArchiveLinkPage(place(list, 1)));
@@ -186,7 +215,9 @@ export function registerDoorRoutes(
     if (!list) return reply;
     return answeringForm(reply, async () => {
       await readPublicForm(request, []);
-      return seeArchive(reply, list, '', { 'set-cookie': replies.passCookie(request, list, '', 0) });
+      return seeArchive(reply, list, '', {
+        'set-cookie': replies.passCookie(request, list, '', 0),
+      });
     });
   });
 }

@@ -39,7 +39,10 @@ export function registerListsIndex(app: FastifyInstance, deps: AppDeps): void {
       return sendPage(
         reply,
         400,
-        MessagePage({ title: 'This address is not one of the index’s', children: h('p', null, 'Its query cannot be read.') }),
+        MessagePage({
+          title: 'This address is not one of the index’s',
+          children: h('p', null, 'Its query cannot be read.'),
+        }),
       );
     const shown: IndexedList[] = [];
     let after = query.data.after ?? null;
@@ -80,7 +83,10 @@ export function registerListsIndex(app: FastifyInstance, deps: AppDeps): void {
       200,
       ListsIndexPage({
         domains: [...domains].map(([domain, lists]) => ({ domain, lists })),
-        more: !exhausted && after ? `?after=${encodeURIComponent(`${after.domain}/${after.name}`)}` : null,
+        more:
+          !exhausted && after
+            ? `?after=${encodeURIComponent(`${after.domain}/${after.name}`)}`
+            : null,
       }),
     );
   });

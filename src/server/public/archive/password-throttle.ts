@@ -11,7 +11,8 @@ import { countWithin } from '../../repositories/public-throttles.repository.ts';
  */
 export const PASSWORD_GUESSES = { perClient: 10, perArchive: 100, windowSeconds: 3600 } as const;
 
-const digest = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 22);
+const digest = (value: string) =>
+  createHash('sha256').update(value).digest('base64url').slice(0, 22);
 
 /** Takes one guess for `clientAddress` at the archive of list `listId`; false when over either limit. */
 export async function takePasswordGuess(
@@ -23,7 +24,11 @@ export async function takePasswordGuess(
   const seconds = Math.floor(now.getTime() / 1000);
   const window = seconds - (seconds % PASSWORD_GUESSES.windowSeconds);
   return (
-    (await countWithin(db, `archive-guess:${digest(clientAddress)}`, window, PASSWORD_GUESSES.perClient)) &&
-    countWithin(db, `archive-guesses:${listId}`, window, PASSWORD_GUESSES.perArchive)
+    (await countWithin(
+      db,
+      `archive-guess:${digest(clientAddress)}`,
+      window,
+      PASSWORD_GUESSES.perClient,
+    )) && countWithin(db, `archive-guesses:${listId}`, window, PASSWORD_GUESSES.perArchive)
   );
 }

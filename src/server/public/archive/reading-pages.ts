@@ -73,10 +73,13 @@ export async function threadsPage(r: Reading): Promise<ReactElement> {
     rows = rows.slice(0, size).reverse();
   }
   const messages = new Map(
-    (await summariesOf(r.db, r.list.id, rows.flatMap((row) => [row.firstId, row.lastId]))).map((row) => [
-      row.id,
-      showMessage(row, r.spammode),
-    ]),
+    (
+      await summariesOf(
+        r.db,
+        r.list.id,
+        rows.flatMap((row) => [row.firstId, row.lastId]),
+      )
+    ).map((row) => [row.id, showMessage(row, r.spammode)]),
   );
   const threads: ShownThread[] = rows.flatMap((row) => {
     const first = messages.get(row.firstId);
@@ -127,7 +130,11 @@ export async function monthPage(r: Reading): Promise<ReactElement | null> {
   const pages = Math.ceil(count / size);
   const page = r.query.page ?? 1;
   if (count === 0 || page > pages) return null;
-  const rows = await messagesBetween(r.db, r.list.id, { ...range, offset: (page - 1) * size, limit: size });
+  const rows = await messagesBetween(r.db, r.list.id, {
+    ...range,
+    offset: (page - 1) * size,
+    limit: size,
+  });
   return ArchiveMonthPage({
     place: r.place,
     month,
@@ -165,7 +172,9 @@ export async function messagePage(r: Reading): Promise<ReactElement | null> {
     summariesOf(r.db, r.list.id, row.parent_id === null ? [] : [row.parent_id]),
   ]);
   const threadTotal =
-    thread.length < ARCHIVE_PAGES.thread ? thread.length : await countThread(r.db, r.list.id, row.thread_id);
+    thread.length < ARCHIVE_PAGES.thread
+      ? thread.length
+      : await countThread(r.db, r.list.id, row.thread_id);
   const html = row.content_html.trim();
   const tooLarge = html.length > ARCHIVE_PAGES.htmlChars;
   const plain = shownText(row.content_plain, r.spammode);
@@ -173,7 +182,8 @@ export async function messagePage(r: Reading): Promise<ReactElement | null> {
     place: r.place,
     message: showMessage(row, r.spammode),
     html: html === '' || tooLarge ? null : await r.sanitize(html),
-    plain: tooLarge && plain.trim() === '' ? 'This message’s HTML is too large to show here.' : plain,
+    plain:
+      tooLarge && plain.trim() === '' ? 'This message’s HTML is too large to show here.' : plain,
     parent: parents[0] ? showMessage(parents[0], r.spammode) : null,
     thread: thread.map((m) => showMessage(m, r.spammode)),
     threadTotal,
@@ -186,7 +196,9 @@ export async function searchPage(r: Reading): Promise<ReactElement> {
   const terms = searchTerms(query);
   const size = ARCHIVE_PAGES.results;
   const ids =
-    terms.length === 0 ? [] : await searchIds(r.db, r.list, terms, r.query.before ?? null, size + 1);
+    terms.length === 0
+      ? []
+      : await searchIds(r.db, r.list, terms, r.query.before ?? null, size + 1);
   const rows = await searchResults(r.db, r.list.id, ids.slice(0, size), ARCHIVE_SEARCH_CHARS);
   const q = encodeURIComponent(query);
   return ArchiveSearchPage({

@@ -48,7 +48,10 @@ export function ArchiveDoorPage(props: {
           shown('member')?.notice ? h(Notice, null, shown('member')?.notice) : null,
           h(
             Form,
-            { action: linkFrom(place.base, archivePaths.access), label: 'Mail me a link to the archive' },
+            {
+              action: linkFrom(place.base, archivePaths.access),
+              label: 'Mail me a link to the archive',
+            },
             h('p', null, 'We mail a link that opens the archive to a member’s address.'),
             h(AddressField, {
               id: 'member-email',
@@ -68,7 +71,10 @@ export function ArchiveDoorPage(props: {
           h('h2', { id: 'password-heading' }, 'Password'),
           h(
             Form,
-            { action: linkFrom(place.base, archivePaths.password), label: 'Open the archive with its password' },
+            {
+              action: linkFrom(place.base, archivePaths.password),
+              label: 'Open the archive with its password',
+            },
             h('input', { type: 'hidden', name: 'back', value: props.back }),
             h(
               'div',
@@ -85,10 +91,18 @@ export function ArchiveDoorPage(props: {
                 'aria-describedby': passwordError ? 'archive-password-error' : undefined,
               }),
               passwordError
-                ? h('p', { id: 'archive-password-error', className: 'error', role: 'alert' }, passwordError)
+                ? h(
+                    'p',
+                    { id: 'archive-password-error', className: 'error', role: 'alert' },
+                    passwordError,
+                  )
                 : null,
             ),
-            h('div', { className: 'actions' }, h(Button, { kind: ways.members ? 'secondary' : 'primary' }, 'Open the archive')),
+            h(
+              'div',
+              { className: 'actions' },
+              h(Button, { kind: ways.members ? 'secondary' : 'primary' }, 'Open the archive'),
+            ),
           ),
         )
       : null,
@@ -105,6 +119,10 @@ export function ArchiveOpenPage(props: { place: ArchivePlace }): ReactElement {
     { place: { ...props.place, personal: true }, title: 'Open the archive', inside: false },
     h('h1', null, `Open the archive of ${props.place.listName}`),
     h('p', null, 'The archive then stays open in this browser for a month, or until you close it.'),
-    h(Form, { action: '', label: 'Open the archive' }, h('div', { className: 'actions' }, h(Button, null, 'Open the archive'))),
+    h(
+      Form,
+      { action: '', label: 'Open the archive' },
+      h('div', { className: 'actions' }, h(Button, null, 'Open the archive')),
+    ),
   );
 }

@@ -30,12 +30,26 @@ export function ArchiveMessagePage(props: {
       'dl',
       { className: 'headers' },
       h('dt', null, 'From'),
-      h('dd', null, message.sender === message.address ? message.address : `${message.sender} <${message.address}>`),
+      h(
+        'dd',
+        null,
+        message.sender === message.address
+          ? message.address
+          : `${message.sender} <${message.address}>`,
+      ),
       h('dt', null, 'Date'),
       h('dd', null, h(When, { time: message.time })),
       props.parent ? h('dt', null, 'In reply to') : null,
       props.parent
-        ? h('dd', null, h('a', { href: linkFrom(place.base, archivePaths.message(props.parent.id)) }, props.parent.subject))
+        ? h(
+            'dd',
+            null,
+            h(
+              'a',
+              { href: linkFrom(place.base, archivePaths.message(props.parent.id)) },
+              props.parent.subject,
+            ),
+          )
         : null,
     ),
     props.html === null
@@ -49,7 +63,12 @@ export function ArchiveMessagePage(props: {
             title: `The message “${message.subject}”`,
             referrerPolicy: 'no-referrer',
           }),
-          h('details', { key: 'plain', className: 'plain-text' }, h('summary', null, 'Plain text'), plain),
+          h(
+            'details',
+            { key: 'plain', className: 'plain-text' },
+            h('summary', null, 'Plain text'),
+            plain,
+          ),
         ],
     h(
       'section',
@@ -60,10 +79,19 @@ export function ArchiveMessagePage(props: {
             'p',
             { className: 'muted' },
             `The first ${props.thread.length} of its ${props.threadTotal} messages. `,
-            h('a', { href: linkFrom(place.base, archivePaths.thread(message.threadId)) }, 'The whole thread'),
+            h(
+              'a',
+              { href: linkFrom(place.base, archivePaths.thread(message.threadId)) },
+              'The whole thread',
+            ),
           )
         : null,
-      h(ThreadTree, { base: place.base, messages: props.thread, current: message.id, label: 'The thread' }),
+      h(ThreadTree, {
+        base: place.base,
+        messages: props.thread,
+        current: message.id,
+        label: 'The thread',
+      }),
     ),
   );
 }

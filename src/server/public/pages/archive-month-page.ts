@@ -32,7 +32,11 @@ export function ArchiveMonthPage(props: {
     ),
     props.messages.length === 0
       ? h('p', null, 'No messages on this page.')
-      : h(MessageList, { base: place.base, messages: props.messages, label: `Messages of ${name}` }),
+      : h(MessageList, {
+          base: place.base,
+          messages: props.messages,
+          label: `Messages of ${name}`,
+        }),
     h(Pager, { newer: props.newer, older: props.older }),
   );
 }

@@ -34,7 +34,11 @@ export function ArchiveSearchPage(props: {
             : 'Type words of a subject, a sender or a message in the search field above. Every word must match; a word of three letters or more also finds the words it begins.',
         )
       : props.results.length === 0
-        ? h('p', { role: 'status' }, props.newer ? 'No older messages match.' : 'No message matches.')
+        ? h(
+            'p',
+            { role: 'status' },
+            props.newer ? 'No older messages match.' : 'No message matches.',
+          )
         : h(MessageList, {
             base: place.base,
             messages: props.results,

@@ -34,7 +34,11 @@ export function ArchiveThreadsPage(props: {
             h(
               'li',
               { key: first.threadId },
-              h('a', { href: linkFrom(place.base, archivePaths.thread(first.threadId)) }, first.subject),
+              h(
+                'a',
+                { href: linkFrom(place.base, archivePaths.thread(first.threadId)) },
+                first.subject,
+              ),
               h(
                 'p',
                 { className: 'meta' },

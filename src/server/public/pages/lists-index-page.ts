@@ -46,7 +46,9 @@ export function ListsIndexPage(props: {
                     'div',
                     null,
                     h('a', { href: list.archive }, `${list.name} archive`),
-                    list.protectedArchive ? h('span', { className: 'muted' }, ' (members only)') : null,
+                    list.protectedArchive
+                      ? h('span', { className: 'muted' }, ' (members only)')
+                      : null,
                   )
                 : null,
             ),
