@@ -537,7 +537,10 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     };
     const seed = async (name: string, spammode: 0 | 1) => {
       clock.set(new Date('2026-03-05T12:00:00Z'));
-      const root = await createList(name, { archive_spammode: spammode });
+      const root = await createList(name, {
+        archive_spammode: spammode,
+        description: 'Owners: owner@desc.example',
+      });
       const first = await postMessage(name, addresses);
       const reply = await postMessage(name, {
         ...addresses,
@@ -577,6 +580,7 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
         'nick@split.example',
         'oscar@alt.example',
         'pia@quoted.example',
+        'owner@desc.example',
         'mailto:',
       ])
         expect(found, address).toContain(address);

@@ -88,7 +88,7 @@ export async function threadsPage(r: Reading): Promise<ReactElement> {
   });
   return ArchiveThreadsPage({
     place: r.place,
-    description: r.list.settings.description.trim(),
+    description: shownText(r.list.settings.description.trim(), r.spammode),
     threads,
     newer,
     older,

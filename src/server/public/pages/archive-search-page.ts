@@ -26,13 +26,13 @@ export function ArchiveSearchPage(props: {
     { place, title, inside: true, current: 'search', query: props.query },
     h('h1', null, props.query ? `Messages with “${props.query}”` : 'Search the archive'),
     !props.searched
-      ? h(
-          'p',
-          null,
-          props.query
-            ? h(Notice, { tone: 'error' }, 'Type a word to search for: letters or digits.')
-            : 'Type words of a subject, a sender or a message in the search field above. Every word must match; a word of three letters or more also finds the words it begins.',
-        )
+      ? props.query
+        ? h(Notice, { tone: 'error' }, 'Type a word to search for: letters or digits.')
+        : h(
+            'p',
+            null,
+            'Type words of a subject, a sender or a message in the search field above. Every word must match; a word of three letters or more also finds the words it begins.',
+          )
       : props.results.length === 0
         ? h(
             'p',
