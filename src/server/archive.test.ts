@@ -412,6 +412,39 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       );
     });
 
+    it('refuses a forged link, another list’s, and one past its 24 hours, changing nothing (SECURITY.md 42)', async () => {
+      const other = await createList('sister-council', {
+        archive_protected: 1,
+        archive_memberview: 1,
+      });
+      await addMember('late@council.example', 'council');
+      const door = await get(root);
+      const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
+      clock.advance(5000);
+      await post(
+        `${root}access`,
+        { email: 'late@council.example', started, website: '' },
+        { remoteAddress: '203.0.113.12' },
+      );
+      const [mail] = await mailsTo(server, 'late@council.example');
+      const token = /\/archive\/open\/([A-Za-z0-9_-]{43})/.exec(mail?.body ?? '')?.[1] ?? '';
+      for (const url of [
+        `${root}open/${'A'.repeat(43)}`,
+        `${root}open/short`,
+        `${other}open/${token}`,
+      ]) {
+        expect((await get(url)).status, url).toBe(404);
+        const refused = await post(url, {});
+        expect(refused.status, url).toBe(404);
+        expect(refused.headers['set-cookie'], url).toBeUndefined();
+      }
+      clock.advance(24 * 3_600_000 + 1000);
+      expect((await get(`${root}open/${token}`)).status).toBe(404);
+      const late = await post(`${root}open/${token}`, {});
+      expect(late.status).toBe(404);
+      expect(late.headers['set-cookie']).toBeUndefined();
+    });
+
     it('ends a member’s pass when the member leaves or the list stops letting members in', async () => {
       const id = await addMember('leaver@council.example', 'council');
       const door = await get(root);
