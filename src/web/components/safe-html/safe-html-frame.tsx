@@ -1,23 +1,16 @@
 import './safe-html-frame.css';
 import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
-import { sanitizeMessageHtml, type ShownImages } from '../../../api/safe-html/sanitize-message.ts';
 import { applyInlineStyles } from './apply-inline-styles.ts';
+import { sanitizeMessageHtml, type ShownImages } from '../../../api/safe-html/sanitize-message.ts';
 
 export type { ShownImages };
-
-/**
- * The rules are the contract's (src/api/safe-html), run by a DOMPurify of this window made for the
- * call (the rules add a hook to it).
- */
-const sanitize = (html: string, shown: ShownImages, blocked?: Set<string>) =>
-  sanitizeMessageHtml(DOMPurify(window), html, shown, blocked);
 
 const NONE: ShownImages = new Map();
 
 /** The sanitized HTML, as the frame renders it (previews and tests). */
 export function sanitizeHtml(html: string, shown: ShownImages = NONE): string {
-  return sanitize(html, shown);
+  return sanitizeMessageHtml(DOMPurify(window), html, shown);
 }
 
 /**
@@ -26,7 +19,7 @@ export function sanitizeHtml(html: string, shown: ShownImages = NONE): string {
  */
 export function remoteImagesIn(html: string): string[] {
   const blocked = new Set<string>();
-  sanitize(html, NONE, blocked);
+  sanitizeMessageHtml(DOMPurify(window), html, NONE, blocked);
   return [...blocked];
 }
 
@@ -49,7 +42,9 @@ export function SafeHtmlFrame({
   className?: string;
   images?: ShownImages;
 }) {
-  const clean = useMemo(() => sanitize(html, images), [html, images]);
+  // The rules are the contract's (src/api/safe-html), run by a DOMPurify of this window made for
+  // the call (the rules add a hook to it).
+  const clean = useMemo(() => sanitizeMessageHtml(DOMPurify(window), html, images), [html, images]);
   return (
     <iframe
       sandbox="allow-same-origin"
