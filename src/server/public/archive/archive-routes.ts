@@ -29,7 +29,7 @@ import { sanitizerPool } from './sanitizer-pool.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./archive.css', import.meta.url), 'utf8');
 
-/** What a page's address may add after `?`: each a single value of its own shape. */
+/** What a page's address may add after `?`: each once (a name given twice is an array, refused). */
 const QUERY = z.object({
   before: z
     .string()
@@ -87,7 +87,7 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
       // One spelling per archive, so that its pass (a cookie of this path) is always sent.
       const canonical = canonicalUrl(request.url, list);
       if (canonical !== request.url) return reply.redirect(canonical, 301);
-      const query = QUERY.safeParse(singleValues(request.query));
+      const query = QUERY.safeParse(request.query);
       if (!query.success)
         return sendPage(
           reply,
@@ -146,17 +146,9 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
   registerDoorRoutes(app, deps, replies);
 }
 
-/** The URL with the list's address as the archive spells it; the same URL when it already is. */
+/** The URL with the list's address as the archive spells it (the same URL when it already is). */
 function canonicalUrl(url: string, list: PublicList): string {
-  const segmentEnd = url.indexOf('/', PUBLIC_PREFIX.length);
-  const rest = url.slice(segmentEnd + 1 + ARCHIVE.length);
-  const wanted = `${archiveRoot(list.address)}${rest}`;
-  return url.slice(0, segmentEnd + 1 + ARCHIVE.length) === archiveRoot(list.address) ? url : wanted;
-}
-
-/** A query with a name given twice is not one of the archive's: it fails the schema. */
-function singleValues(query: unknown): Record<string, unknown> {
-  return typeof query === 'object' && query !== null
-    ? { ...(query as Record<string, unknown>) }
-    : {};
+  const rootEnd = url.indexOf('/', PUBLIC_PREFIX.length) + 1 + ARCHIVE.length;
+  const root = archiveRoot(list.address);
+  return url.slice(0, rootEnd) === root ? url : `${root}${url.slice(rootEnd)}`;
 }
