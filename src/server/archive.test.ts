@@ -264,6 +264,11 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
       expect((await get(`/l/garden@${DOMAIN}/archive`)).headers.location).toBe(root);
       expect((await get(`${root}?before=abc`)).status).toBe(400);
       expect((await get(`${root}?before=1&before=2`)).status).toBe(400);
+      // Past the databases' integer ids: refused or not found, never a database error.
+      expect((await get(`${root}?before=99999999999`)).status).toBe(400);
+      expect((await get(`${root}?before=2147483648`)).status).toBe(400);
+      expect((await get(`${root}2147483648/`)).status).toBe(404);
+      expect((await get(`${root}thread/9999999999/`)).status).toBe(404);
     });
   });
 

@@ -34,6 +34,13 @@ export function archiveRoot(listAddress: string): string {
   return `${listPath(listAddress)}${ARCHIVE}`;
 }
 
+/** A row id in a URL: digits that fit the databases' integer ids (2^31 - 1), else null. */
+export function idIn(text: string | undefined): number | null {
+  if (text === undefined || !/^\d{1,10}$/.test(text)) return null;
+  const id = Number(text);
+  return id <= 2_147_483_647 ? id : null;
+}
+
 /**
  * Where a reader who opened the door goes back to: a page of the archive named by its path from
  * the root, one of the shapes the archive serves and nothing else (no other site, no `..`).

@@ -12,7 +12,7 @@ import { h } from '../kit/html.ts';
 import { MessagePage } from '../pages/message-page.ts';
 import { accessOf } from './archive-access.ts';
 import { ARCHIVE_STYLESHEET_PATH, type ArchivePlace } from './archive-layout.ts';
-import { ARCHIVE, archiveRoot, baseOf, pathFromRoot } from './archive-paths.ts';
+import { ARCHIVE, archiveRoot, baseOf, idIn, pathFromRoot } from './archive-paths.ts';
 import { archiveReplies, notInArchivePage, sendPage } from './archive-reply.ts';
 import { registerDoorRoutes } from './door-routes.ts';
 import { registerListsIndex } from './lists-index.ts';
@@ -30,17 +30,17 @@ import { sanitizerPool } from './sanitizer-pool.ts';
 const STYLESHEET = fs.readFileSync(new URL('./archive.css', import.meta.url), 'utf8');
 
 /** What a page's address may add after `?`: each once (a name given twice is an array, refused). */
+const ID = z
+  .string()
+  .transform((text, context) => {
+    const id = idIn(text);
+    if (id === null) context.addIssue({ code: 'custom', message: 'not an id' });
+    return id ?? 0;
+  })
+  .optional();
 const QUERY = z.object({
-  before: z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .optional(),
-  after: z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .optional(),
+  before: ID,
+  after: ID,
   page: z
     .string()
     .regex(/^[1-9]\d{0,5}$/)

@@ -23,6 +23,7 @@ import { ArchiveSearchPage } from '../pages/archive-search-page.ts';
 import { ArchiveThreadPage } from '../pages/archive-thread-page.ts';
 import { ArchiveThreadsPage, type ShownThread } from '../pages/archive-threads-page.ts';
 import type { ArchivePlace } from './archive-layout.ts';
+import { idIn } from './archive-paths.ts';
 import type { ArchiveQuery } from './archive-routes.ts';
 import { MONTH_SHAPE, monthOf, monthRange, showMessage } from './archive-view.ts';
 import { shownText } from './hide-addresses.ts';
@@ -63,7 +64,7 @@ export async function threadsPage(r: Reading): Promise<ReactElement> {
   if (after === undefined) {
     rows = await readThreads(r.db, r.list.id, { before: before ?? null }, size + 1);
     // The thread at `before` ended the newer page.
-    newer = before === undefined ? null : `?after=${before - 1}`;
+    newer = before === undefined || before === 0 ? null : `?after=${before - 1}`;
     older = rows.length > size ? `?before=${rows[size - 1]?.threadId}` : null;
     rows = rows.slice(0, size);
   } else {
@@ -149,8 +150,8 @@ export async function monthPage(r: Reading): Promise<ReactElement | null> {
 
 /** A thread's messages as a tree. */
 export async function threadPage(r: Reading): Promise<ReactElement | null> {
-  const threadId = Number(r.params.thread);
-  if (!/^\d{1,10}$/.test(r.params.thread ?? '')) return null;
+  const threadId = idIn(r.params.thread);
+  if (threadId === null) return null;
   const rows = await threadMessages(r.db, r.list.id, threadId, ARCHIVE_PAGES.thread);
   if (rows.length === 0) return null;
   const total =
@@ -164,8 +165,9 @@ export async function threadPage(r: Reading): Promise<ReactElement | null> {
 
 /** One message, its HTML sanitized (SECURITY.md 12, 48), with its thread around it. */
 export async function messagePage(r: Reading): Promise<ReactElement | null> {
-  if (!/^\d{1,10}$/.test(r.params.item ?? '')) return null;
-  const row = await archivedMessage(r.db, r.list.id, Number(r.params.item));
+  const id = idIn(r.params.item);
+  if (id === null) return null;
+  const row = await archivedMessage(r.db, r.list.id, id);
   if (!row) return null;
   const [thread, parents] = await Promise.all([
     threadMessages(r.db, r.list.id, row.thread_id, ARCHIVE_PAGES.thread),
