@@ -157,6 +157,12 @@ test('an open archive: threads, months, a message in its frame, search; no addre
   await expect(results).toContainText('Ask bob@… for seeds.');
   expect(await addressesOn(page)).toEqual([]);
   await expectAccessible(page, 'search results');
+  // The pages follow the reader's system theme (kit/pages.css).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, 'search results, dark');
+  await results.getByRole('link', { name: 'Re: Tomatoes from seed' }).click();
+  await expectAccessible(page, 'a message, dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // A message deleted through the API (spec §4.5) is gone at once.
   const compost = (await api.messages.list({ limit: 1 })).data[0];
