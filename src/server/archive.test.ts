@@ -295,6 +295,13 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
   describe('a protected archive (SECURITY.md 48: strangers see nothing)', () => {
     let root: string;
     let secret: number;
+    /** A person asks on the door for the archive's link, as a browser would. */
+    const askForLink = async (email: string, remoteAddress: string) => {
+      const door = await get(root);
+      const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
+      clock.advance(5000);
+      return post(`${root}access`, { email, started, website: '' }, { remoteAddress });
+    };
     const cookieOf = (page: Page) => String(page.headers['set-cookie'] ?? '').split(';')[0] ?? '';
 
     beforeAll(async () => {
@@ -348,19 +355,8 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
     });
 
     it('mails a member a single-use link whose page opens the archive in a cookie of its own; a stranger is told the same and mailed nothing', async () => {
-      const door = await get(root);
-      const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
-      clock.advance(5000);
-      const stranger = await post(`${root}access`, {
-        email: 'nobody@else.example',
-        started,
-        website: '',
-      });
-      const member = await post(
-        `${root}access`,
-        { email: 'Member@Council.example', started, website: '' },
-        { remoteAddress: '203.0.113.10' },
-      );
+      const stranger = await askForLink('nobody@else.example', '203.0.113.9');
+      const member = await askForLink('Member@Council.example', '203.0.113.10');
       expect(stranger.status).toBe(200);
       expect(member.status).toBe(200);
       const notice = (page: Page) =>
@@ -423,14 +419,7 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
         archive_memberview: 1,
       });
       await addMember('late@council.example', 'council');
-      const door = await get(root);
-      const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
-      clock.advance(5000);
-      await post(
-        `${root}access`,
-        { email: 'late@council.example', started, website: '' },
-        { remoteAddress: '203.0.113.12' },
-      );
+      await askForLink('late@council.example', '203.0.113.12');
       const [mail] = await mailsTo(server, 'late@council.example');
       const token = /\/archive\/open\/([A-Za-z0-9_-]{43})/.exec(mail?.body ?? '')?.[1] ?? '';
       for (const url of [
@@ -452,14 +441,7 @@ describeEachDialect('the members’ archive (issue 26 item 3)', (dialect) => {
 
     it('ends a member’s pass when the member leaves or the list stops letting members in', async () => {
       const id = await addMember('leaver@council.example', 'council');
-      const door = await get(root);
-      const started = /name="started" value="([^"]+)"/.exec(door.body)?.[1] ?? '';
-      clock.advance(5000);
-      await post(
-        `${root}access`,
-        { email: 'leaver@council.example', started, website: '' },
-        { remoteAddress: '203.0.113.11' },
-      );
+      await askForLink('leaver@council.example', '203.0.113.11');
       const [mail] = await mailsTo(server, 'leaver@council.example');
       const link = new URL(/https?:\/\/\S+\/archive\/open\/\S+/.exec(mail?.body ?? '')?.[0] ?? '')
         .pathname;

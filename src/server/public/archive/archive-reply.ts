@@ -92,6 +92,14 @@ export async function answeringForm(
   }
 }
 
+/** A page address whose query is not one the page reads (`what`: the archive, the index). */
+export function unreadableQueryPage(what: string): ReactElement {
+  return MessagePage({
+    title: `This address is not one of ${what}`,
+    children: h('p', null, 'Its query cannot be read.'),
+  });
+}
+
 export function noArchivePage(): ReactElement {
   return MessagePage({
     title: 'No such archive',

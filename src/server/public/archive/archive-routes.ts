@@ -8,12 +8,15 @@ import type { PublicList } from '../../members/public-list.ts';
 import { linkKey } from '../../tokens/signed-link.ts';
 import { formStarted } from '../bot-traps.ts';
 import { ArchiveDoorPage } from '../pages/archive-door-page.ts';
-import { h } from '../kit/html.ts';
-import { MessagePage } from '../pages/message-page.ts';
 import { accessOf } from './archive-access.ts';
 import { ARCHIVE_STYLESHEET_PATH, type ArchivePlace } from './archive-layout.ts';
 import { ARCHIVE, archiveRoot, baseOf, idIn, pathFromRoot } from './archive-paths.ts';
-import { archiveReplies, notInArchivePage, sendPage } from './archive-reply.ts';
+import {
+  archiveReplies,
+  notInArchivePage,
+  sendPage,
+  unreadableQueryPage,
+} from './archive-reply.ts';
 import { registerDoorRoutes } from './door-routes.ts';
 import { registerListsIndex } from './lists-index.ts';
 import {
@@ -88,15 +91,7 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: AppDeps): void
       const canonical = canonicalUrl(request.url, list);
       if (canonical !== request.url) return reply.redirect(canonical, 301);
       const query = QUERY.safeParse(request.query);
-      if (!query.success)
-        return sendPage(
-          reply,
-          400,
-          MessagePage({
-            title: 'This address is not one of the archive’s',
-            children: h('p', null, 'Its query cannot be read.'),
-          }),
-        );
+      if (!query.success) return sendPage(reply, 400, unreadableQueryPage('the archive’s'));
       const now = deps.clock.now();
       const key = await linkKey(deps.db);
       const pass = replies.passOf(request);

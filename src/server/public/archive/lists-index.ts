@@ -4,11 +4,9 @@ import type { AppDeps } from '../../http/app-deps.ts';
 import { listPath, PUBLIC_PREFIX } from '../../members/links.ts';
 import { hasPublicPage, toPublicList } from '../../members/public-list.ts';
 import { listsForIndex } from '../../repositories/archive.repository.ts';
-import { h } from '../kit/html.ts';
 import { ListsIndexPage, type IndexedList } from '../pages/lists-index-page.ts';
-import { MessagePage } from '../pages/message-page.ts';
 import { ARCHIVE } from './archive-paths.ts';
-import { sendPage } from './archive-reply.ts';
+import { sendPage, unreadableQueryPage } from './archive-reply.ts';
 
 /** Lists a page of the index shows, and rows it reads at most to find them (most lists show). */
 const INDEX_PAGE = { lists: 100, batch: 250, rows: 2_000 } as const;
@@ -35,15 +33,7 @@ const QUERY = z.object({
 export function registerListsIndex(app: FastifyInstance, deps: AppDeps): void {
   app.get(PUBLIC_PREFIX, async (request, reply) => {
     const query = QUERY.safeParse(request.query);
-    if (!query.success)
-      return sendPage(
-        reply,
-        400,
-        MessagePage({
-          title: 'This address is not one of the index’s',
-          children: h('p', null, 'Its query cannot be read.'),
-        }),
-      );
+    if (!query.success) return sendPage(reply, 400, unreadableQueryPage('the index’s'));
     const shown: IndexedList[] = [];
     let after = query.data.after ?? null;
     let read = 0;
