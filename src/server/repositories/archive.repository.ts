@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { oneAtATimePerAccount, readPoolOf } from '../db/heavy-reader.ts';
 import { dialectOf } from '../db/dialect.ts';
 import { SQLITE_LIST_FACTOR } from '../db/migrations/2026-11-29T0500-archive.ts';
@@ -147,19 +147,29 @@ export async function archivedMessage(
   return row && { ...row, time: Number(row.time) };
 }
 
-/** The time (Unix seconds) of the list's newest message before `before`, if any: one index seek. */
-export async function newestTimeBefore(
+/**
+ * The first second (Unix, UTC) of each month with messages, newest first, up to `limit`: one
+ * statement that seeks the index once a month (a loose index scan), however many messages a month
+ * holds.
+ */
+export async function monthsWithMessages(
   db: Kysely<Database>,
   listId: number,
-  before: number | null,
-): Promise<number | null> {
-  let query = db
-    .selectFrom('messages')
-    .select((eb) => eb.fn.max('time').as('time'))
-    .where('list_id', '=', listId);
-  if (before !== null) query = query.where('time', '<', before);
-  const row = await query.executeTakeFirst();
-  return row?.time == null ? null : Number(row.time);
+  limit: number,
+): Promise<number[]> {
+  const monthStart = (time: RawBuilder<unknown>) =>
+    dialectOf(db) === 'sqlite'
+      ? sql<number>`cast(strftime('%s', ${time}, 'unixepoch', 'start of month') as integer)`
+      : sql<number>`cast(extract(epoch from date_trunc('month', to_timestamp(${time}) at time zone 'UTC')) as bigint)`;
+  const rows = await sql<{ start: number | string }>`with recursive months(start, n) as (
+      select ${monthStart(sql`max(time)`)}, 1 from messages where list_id = ${listId}
+      union all
+      select (select ${monthStart(sql`max(m.time)`)} from messages m
+          where m.list_id = ${listId} and m.time < months.start), n + 1
+        from months where months.start is not null and n < ${limit}
+    )
+    select start from months where start is not null`.execute(db);
+  return rows.rows.map((row) => Number(row.start));
 }
 
 /** How many of the list's messages were sent in [from, to) (Unix seconds). */

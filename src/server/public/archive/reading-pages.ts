@@ -9,7 +9,7 @@ import {
   countsBetween,
   countThread,
   messagesBetween,
-  newestTimeBefore,
+  monthsWithMessages,
   searchIds,
   searchResults,
   summariesOf,
@@ -96,20 +96,13 @@ export async function threadsPage(r: Reading): Promise<ReactElement> {
   });
 }
 
-/** The months with messages, newest first: each found by one index seek; then all counted at once. */
+/** The months with messages, newest first, and their counts: two statements, whatever the archive. */
 export async function monthsPage(r: Reading): Promise<ReactElement | null> {
   const page = r.query.page ?? 1;
   if (page > ARCHIVE_PAGES.monthPages) return null;
   const size = ARCHIVE_PAGES.months;
-  const found: string[] = [];
-  let boundary: number | null = null;
   // The months of the pages before too, and one more to know whether an older page exists.
-  while (found.length <= page * size) {
-    const newest = await newestTimeBefore(r.db, r.list.id, boundary);
-    if (newest === null) break;
-    found.push(monthOf(newest));
-    boundary = monthRange(monthOf(newest)).from;
-  }
+  const found = (await monthsWithMessages(r.db, r.list.id, page * size + 1)).map(monthOf);
   const shown = found.slice((page - 1) * size, page * size);
   if (shown.length === 0 && page > 1) return null;
   const counts = await countsBetween(r.db, r.list.id, shown.map(monthRange));
