@@ -3,6 +3,8 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { issuerOf } from '../oauth/metadata.ts';
+import { unitOfWork } from '../db/unit-of-work.ts';
+import { storeChangedContactDocuments } from '../services/contact-document-store.ts';
 import { purgeMembers, PURGE_INTERVAL_MS } from '../members/housekeeping.ts';
 import { queueDigests } from './digest.ts';
 import { expireHeldMessages } from './held-bounds.ts';
@@ -66,6 +68,11 @@ export async function startMail(
           held: config.mail.held,
           limits: config.mail.smtpInLimits,
           clock,
+          members: {
+            db,
+            publicOrigin: hooks.publicOrigin ?? (() => issuerOf(config)),
+            unitOfWork: unitOfWork(db, storeChangedContactDocuments),
+          },
           onError,
           onReceived: (received) => {
             worker.nudge();

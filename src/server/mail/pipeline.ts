@@ -14,6 +14,13 @@ import type { StoredHeldContent } from './held-content.ts';
 import { holdMail } from './hold.ts';
 import type { InboundMessage } from './inbound-message.ts';
 import type { InboundWork } from './inbound-work.ts';
+import type { CommandAddress } from '../members/mail-commands.ts';
+import {
+  answerBareCommand,
+  answerCommandMail,
+  type CommandOutcome,
+  type MembersSetup,
+} from './mail-commands-in.ts';
 import { listAddressOf } from './list-address.ts';
 import { queueModeratorNotice, queueSenderNotice } from './notices.ts';
 import { forwardToPostmaster } from './postmaster.ts';
@@ -28,12 +35,16 @@ export type InboundOutcome =
   /** Not held: the held queue is at one of its bounds (held-bounds.ts); the listener refuses it. */
   | { action: 'refused'; rule: 'held-queue-full'; reason: string }
   /** Mail to postmaster@, forwarded to this many superadmins (postmaster.ts). */
-  | { action: 'forward'; rule: 'postmaster'; notices: number };
+  | { action: 'forward'; rule: 'postmaster'; notices: number }
+  /** A member's command by mail (issue 25), answered rather than posted. */
+  | CommandOutcome;
 
 /** Who a message is for: lists, and accounts whose postmaster@ it names. */
 export interface InboundTargets {
   lists: readonly ReceivingList[];
   postmasters: readonly { id: number; domain: string }[];
+  /** A list's command addresses (`-request`, `-join`, `-leave`, `-confirm+TOKEN`, issue 25). */
+  commands?: readonly { list: ReceivingList; address: CommandAddress }[];
 }
 
 /** What became of one message: unreadable (refused for good), or an outcome per list. */
@@ -71,17 +82,25 @@ interface Post {
 export async function processInbound(
   db: Kysely<Database>,
   work: InboundWork,
-  { lists, postmasters }: InboundTargets,
+  { lists, postmasters, commands = [] }: InboundTargets,
   raw: Buffer,
   envelope: InboundEnvelope,
   bounds: HeldBounds,
   now: Date,
+  /** Members' commands are answered only where it is given (the demo's own mail has none). */
+  members?: MembersSetup,
 ): Promise<InboundResult> {
   const { mailFrom, client } = envelope;
   const read = await work.read({ raw, envelope: client && { ...client, mailFrom } });
   if (!read.ok) return { unreadable: read.unreadable };
   const outcomes: { list: string; outcome: InboundOutcome }[] = [];
   for (const list of lists) {
+    // A post that is only a command for its sender is answered as one, not posted nor held.
+    const command = await answerBareCommand(members, list, read.message, mailFrom, now);
+    if (command) {
+      outcomes.push({ list: list.name, outcome: command });
+      continue;
+    }
     const post = postFor(list, read.message, raw, mailFrom);
     const decision = await decide(db, work, list, post);
     outcomes.push({
@@ -89,6 +108,11 @@ export async function processInbound(
       outcome: await act(db, work, list, post, decision, bounds, now),
     });
   }
+  for (const target of commands)
+    outcomes.push({
+      list: `${target.list.name} (${target.address.suffix})`,
+      outcome: await answerCommandMail(members, target, read.message, mailFrom, now),
+    });
   for (const account of postmasters) {
     const notices = await db
       .transaction()

@@ -10,6 +10,7 @@ import { HELD_DEFAULTS, type HeldBounds } from './held-bounds.ts';
 import { InboundBusyError, startInboundPool, type InboundWork } from './inbound-work.ts';
 import { readMessageBytes } from './message-bytes.ts';
 import { declaredSize, listLimit, readLimit } from './message-size.ts';
+import type { MembersSetup } from './mail-commands-in.ts';
 import {
   processInbound,
   type InboundEnvelope,
@@ -35,6 +36,8 @@ export interface SmtpInOptions {
   held?: HeldBounds;
   /** Timeouts and the per-client cap (connection-guard.ts); the defaults when not given. */
   limits?: ConnectionLimits;
+  /** The members' side: the origin of links in its mails, and the writes' unit of work (issue 25). */
+  members?: MembersSetup;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -69,9 +72,14 @@ function heldQueueRefusal(
 type Target = Exclude<Recipient, { kind: 'unknown' }>;
 
 function keyOf(target: Target): string {
-  return target.kind === 'postmaster'
-    ? `postmaster ${target.account.id}`
-    : `${target.kind} ${target.list.id}`;
+  switch (target.kind) {
+    case 'postmaster':
+      return `postmaster ${target.account.id}`;
+    case 'list-command':
+      return `command ${target.list.id} ${target.command.suffix}`;
+    default:
+      return `${target.kind} ${target.list.id}`;
+  }
 }
 
 function inboundTargets(targets: Iterable<Target>): InboundTargets {
@@ -79,6 +87,9 @@ function inboundTargets(targets: Iterable<Target>): InboundTargets {
   return {
     lists: all.flatMap((target) => (target.kind === 'list' ? [target.list] : [])),
     postmasters: all.flatMap((target) => (target.kind === 'postmaster' ? [target.account] : [])),
+    commands: all.flatMap((target) =>
+      target.kind === 'list-command' ? [{ list: target.list, address: target.command }] : [],
+    ),
   };
 }
 
@@ -182,7 +193,12 @@ export async function startSmtpIn(
     received();
     if (raw === undefined) return null;
     if (raw === null) return smtpError(552, `5.3.4 Message too big: at most ${limit} bytes`);
-    if (targets.lists.length === 0 && targets.postmasters.length === 0) return null;
+    if (
+      targets.lists.length === 0 &&
+      targets.postmasters.length === 0 &&
+      (targets.commands ?? []).length === 0
+    )
+      return null;
     const result = await processInbound(
       options.db,
       work,
@@ -191,6 +207,7 @@ export async function startSmtpIn(
       envelope,
       options.held ?? HELD_DEFAULTS,
       options.clock.now(),
+      options.members,
     );
     // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
     if ('unreadable' in result)

@@ -1,7 +1,9 @@
 import nodemailer from 'nodemailer';
 import { loadConfig } from '../config.ts';
 import type { DialectName } from '../db/dialect.ts';
+import { unitOfWork } from '../db/unit-of-work.ts';
 import { OutboxWorker } from '../mail/outbox.ts';
+import { storeChangedContactDocuments } from '../services/contact-document-store.ts';
 import { startSmtpIn, type SmtpInOptions } from '../mail/smtp-in.ts';
 import { smtpTransport } from '../mail/transport.ts';
 import { dnsOptionsFor, startDnsServer, type TestDnsServer } from './dns-server.ts';
@@ -36,7 +38,7 @@ export async function startMailRig(
   options: {
     domain?: string;
     server?: TestServerOptions;
-    listener?: Partial<Omit<SmtpInOptions, 'db' | 'clock' | 'dns'>>;
+    listener?: Partial<Omit<SmtpInOptions, 'db' | 'clock' | 'dns' | 'members'>>;
   } = {},
 ): Promise<MailRig> {
   const domain = options.domain ?? 'acme.example';
@@ -66,6 +68,12 @@ export async function startMailRig(
     db: server.database.db,
     clock: server.clock,
     dns: dnsOptionsFor(dns),
+    // Members' commands by mail are answered as `serve` answers them (issue 25).
+    members: {
+      db: server.database.db,
+      publicOrigin: () => 'https://lists.test',
+      unitOfWork: unitOfWork(server.database.db, storeChangedContactDocuments),
+    },
   });
   const client = nodemailer.createTransport({
     host: '127.0.0.1',
