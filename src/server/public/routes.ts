@@ -92,7 +92,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
           if (form === 'join') return askToJoin(inTrx, list, value, 'web');
           if (form === 'leave') return askToLeave(inTrx, list, value, 'web');
           return askForMemberPage(inTrx, list, value);
-        });
+        }, fromThePage(request));
         const answer = answerOf(form, value, outcome);
         return page(answer.error ? 400 : 200, answer);
       });
@@ -115,8 +115,9 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       await readPublicForm(request, []);
       const { token } = request.params as { token: string };
       const ctx = await context();
-      const outcome = await deps.unitOfWork((trx) =>
-        confirmRequest({ ...ctx, db: trx }, list, token, 'confirmed on the web'),
+      const outcome = await deps.unitOfWork(
+        (trx) => confirmRequest({ ...ctx, db: trx }, list, token, 'confirmed on the web'),
+        fromThePage(request),
       );
       return sendStep(reply, list, deps, outcome);
     });
@@ -146,7 +147,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       const outcome = await deps.unitOfWork(async (trx) => {
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'unsubscribe', ctx.now);
         return member ? leaveByLink({ ...ctx, db: trx }, list, member, 'one-click') : null;
-      });
+      }, fromThePage(request));
       if (!outcome) return send(reply, 404, invalidLinkPage(list, deps));
       return sendStep(reply, list, deps, outcome);
     });
@@ -176,7 +177,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       const done = await deps.unitOfWork(async (trx) => {
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'member', ctx.now);
         return member ? applyMemberAction({ ...ctx, db: trx }, list, member, action) : null;
-      });
+      }, fromThePage(request));
       if (!done) return send(reply, 404, invalidLinkPage(list, deps));
       return send(
         reply,
@@ -185,6 +186,11 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       );
     });
   });
+}
+
+/** Who the audit log says acts from a public page: its address, on the web (issue 26 item 4). */
+function fromThePage(request: FastifyRequest) {
+  return { address: request.ip, service: 'web' } as const;
 }
 
 function send(
