@@ -6,7 +6,12 @@ import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, forbidden } from '../http/http-error.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import { toAuditEntry } from '../repositories/audit.mapper.ts';
-import { selectAuditPage, type AuditFilters, type AuditKey } from '../repositories/audit.repository.ts';
+import {
+  lastListNamed,
+  selectAuditPage,
+  type AuditFilters,
+  type AuditKey,
+} from '../repositories/audit.repository.ts';
 import { findListsByNames } from '../repositories/memberships.repository.ts';
 
 /**
@@ -48,9 +53,11 @@ export async function listAudit(
     else filters.actorKey = query.actor.trim().toLowerCase();
   }
   if (query.list !== undefined) {
-    // The list as it is now, by its id (renamed, it keeps its entries); a list deleted, by its name then.
+    // By the list's id, so that a renamed list keeps its history: the list of that name now, or,
+    // once it is gone, the last one the log knew by that name.
     const [current] = accountId === null ? [] : await findListsByNames(db, accountId, [query.list]);
-    filters.list = current ? { id: current.id } : { name: query.list };
+    const id = current?.id ?? (await lastListNamed(db, accountId, query.list));
+    filters.list = id === null ? { name: query.list } : { id };
   }
   // SECURITY.md 30: the page's most, before it is read.
   await meter.reserveUpTo(limit);

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import { oneAtATimePerAccount, readPoolOf } from '../db/heavy-reader.ts';
+import { sql, type CompiledQuery, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { oneAtATimePerAccount, readPoolOf, type Rows } from '../db/heavy-reader.ts';
 import type { AuditEntriesTable, Database } from '../db/schema.ts';
 
 /*
@@ -134,13 +134,41 @@ export async function selectAuditPage(db: Kysely<Database>, filters: AuditFilter
       ]),
     );
   const statement = query.orderBy('time', 'desc').orderBy('id', 'desc').limit(filters.limit).compile();
+  const rows = await logRead(db, filters.accountId, statement);
+  return rows.map((values) => Object.fromEntries(COLUMNS.map((column, at) => [column, values[at]])) as AuditRow);
+}
+
+/**
+ * A read of the log, which may go through much of it: on SQLite on a reader thread, on both one
+ * per account at a time (db/heavy-reader.ts).
+ */
+async function logRead(db: Kysely<Database>, accountId: number | null, statement: CompiledQuery): Promise<Rows> {
   const pool = readPoolOf(db);
-  const rows = await oneAtATimePerAccount(db, filters.accountId ?? 0, async () =>
+  return oneAtATimePerAccount(db, accountId ?? 0, async () =>
     pool
       ? pool.rows(statement)
       : (await db.executeQuery<Record<string, unknown>>(statement)).rows.map((row) => Object.values(row)),
   );
-  return rows.map((values) => Object.fromEntries(COLUMNS.map((column, at) => [column, values[at]])) as AuditRow);
+}
+
+/** The id of the list the log last knew by `name` in the account (a list since deleted), or null. */
+export async function lastListNamed(
+  db: Kysely<Database>,
+  accountId: number | null,
+  name: string,
+): Promise<number | null> {
+  const statement = db
+    .selectFrom('audit_entries')
+    .select('list_id')
+    .where('account_id', accountId === null ? 'is' : '=', accountId)
+    .where('list_name', '=', name)
+    .where('list_id', 'is not', null)
+    .orderBy('time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .compile();
+  const [row] = await logRead(db, accountId, statement);
+  return row ? Number(row[0]) : null;
 }
 
 /** Entries a purge statement removes at most: each is short, and the thread turns between two. */
