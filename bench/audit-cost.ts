@@ -7,7 +7,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { postgresAvailable, startPostgresCluster, freePort, type PostgresCluster } from '../src/server/test/postgres-cluster.ts';
+import {
+  postgresAvailable,
+  startPostgresCluster,
+  freePort,
+  type PostgresCluster,
+} from '../src/server/test/postgres-cluster.ts';
 import { runCliJson, stopProcess, waitForServer } from '../src/server/test/server-process.ts';
 import { markdownTable } from './markdown-table.ts';
 import type { SectionResult } from './section.ts';
@@ -41,7 +46,9 @@ export async function auditCost(options: AuditCostOptions): Promise<SectionResul
       rows.push(['PostgreSQL', `skipped: ${unavailable}`, '', '', '', '', '']);
       continue;
     }
-    options.progress(`audit cost: ${dialect}, ${options.clients} clients, ${options.rounds} rounds of ${options.seconds} s a mode`);
+    options.progress(
+      `audit cost: ${dialect}, ${options.clients} clients, ${options.rounds} rounds of ${options.seconds} s a mode`,
+    );
     const { on, off } = await measure(dialect, options);
     const cost = 1 - rate(on) / rate(off);
     ok &&= cost <= BUDGET && on.failures + off.failures === 0;
@@ -61,18 +68,34 @@ export async function auditCost(options: AuditCostOptions): Promise<SectionResul
       `${options.rounds} rounds of ${options.seconds} s per mode, the modes alternating. Budget: recording costs at most ${BUDGET * 100} % of the writes per second.`,
     '',
     markdownTable(
-      ['database', 'writes/s without the log', 'writes/s with it', 'cost', 'p50 ms (without / with)', 'p99 ms (without / with)', 'failed requests'],
+      [
+        'database',
+        'writes/s without the log',
+        'writes/s with it',
+        'cost',
+        'p50 ms (without / with)',
+        'p99 ms (without / with)',
+        'failed requests',
+      ],
       rows,
     ),
     '',
     `Load average (1, 5, 15 min) before: ${loadBefore.map((v) => v.toFixed(2)).join(', ')}; after: ${loadAfter.map((v) => v.toFixed(2)).join(', ')}, on ${os.availableParallelism()} cores that the clients, the servers and the database share with whatever else the machine runs.`,
   ].join('\n');
-  return { name: "Audit log: what recording costs a write", ok, text };
+  return { name: 'Audit log: what recording costs a write', ok, text };
 }
 
-async function measure(dialect: 'sqlite' | 'postgres', options: AuditCostOptions): Promise<{ on: Tally; off: Tally }> {
+async function measure(
+  dialect: 'sqlite' | 'postgres',
+  options: AuditCostOptions,
+): Promise<{ on: Tally; off: Tally }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-audit-cost-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', STATIC_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    STATIC_DIR: dataDir,
+  };
   let cluster: PostgresCluster | undefined;
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -81,7 +104,9 @@ async function measure(dialect: 'sqlite' | 'postgres', options: AuditCostOptions
       env.DATABASE_URL = cluster.url;
     }
     await runCliJson(env, ['account', 'create', 'cost', '--max-contacts', '10000000']);
-    const { key } = (await runCliJson(env, ['key', 'create', '--account', 'cost'])) as { key: string };
+    const { key } = (await runCliJson(env, ['key', 'create', '--account', 'cost'])) as {
+      key: string;
+    };
     const servers: Record<'on' | 'off', string> = { on: '', off: '' };
     for (const mode of ['on', 'off'] as const) {
       const port = await freePort();
@@ -114,7 +139,15 @@ function tally(): Tally {
 }
 
 /** Every client runs the six writes over and over until the phase ends. */
-async function writeFor(base: string, key: string, lists: string[], round: number, mode: string, seconds: number, into: Tally) {
+async function writeFor(
+  base: string,
+  key: string,
+  lists: string[],
+  round: number,
+  mode: string,
+  seconds: number,
+  into: Tally,
+) {
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const timed = async (method: string, url: string, form?: Record<string, string | string[]>) => {
@@ -129,13 +162,20 @@ async function writeFor(base: string, key: string, lists: string[], round: numbe
     lists.map(async (list, client) => {
       for (let n = 0; performance.now() < deadline; n++) {
         const address = `w${round}-${mode}-${client}-${n}@cost.example`;
-        const contact = (await timed('POST', '/api/2/contacts/', { emails: address, firstname: 'Cost', lists: list })) as {
+        const contact = (await timed('POST', '/api/2/contacts/', {
+          emails: address,
+          firstname: 'Cost',
+          lists: list,
+        })) as {
           id: number;
           lists: { id: number }[];
         } | null;
         if (!contact) continue;
         await timed('PUT', `/api/2/contacts/${contact.id}/`, { notes: `round ${round} ${n}` });
-        await timed('PUT', `/api/2/lists/${list}/?contacts=count`, { description: `Round ${round} ${n}`, subject_prefix: `[${n}]` });
+        await timed('PUT', `/api/2/lists/${list}/?contacts=count`, {
+          description: `Round ${round} ${n}`,
+          subject_prefix: `[${n}]`,
+        });
         const membershipId = contact.lists[0]?.id;
         if (membershipId !== undefined) await timed('DELETE', `/api/2/membership/${membershipId}/`);
         await timed('POST', '/api/2/membership/', { contact: String(contact.id), list });
@@ -146,12 +186,22 @@ async function writeFor(base: string, key: string, lists: string[], round: numbe
   into.seconds += (performance.now() - started) / 1000;
 }
 
-async function call(base: string, key: string, method: string, url: string, form?: Record<string, string | string[]>): Promise<unknown> {
+async function call(
+  base: string,
+  key: string,
+  method: string,
+  url: string,
+  form?: Record<string, string | string[]>,
+): Promise<unknown> {
   const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(form ?? {})) for (const one of [value].flat()) body.append(name, one);
+  for (const [name, value] of Object.entries(form ?? {}))
+    for (const one of [value].flat()) body.append(name, one);
   const response = await fetch(`${base}${url}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
     body: form ? body : undefined,
   });
   const text = await response.text();

@@ -238,7 +238,8 @@ export async function buildApp({
     clock,
     days: config.auditRetentionDays,
     intervalMs: auditPurgeIntervalMs,
-    onError: (error) => app.log.warn({ err: error }, 'purging the audit log failed; the next pass retries'),
+    onError: (error) =>
+      app.log.warn({ err: error }, 'purging the audit log failed; the next pass retries'),
   });
   app.addHook('onClose', () => retention.stop());
   return app;

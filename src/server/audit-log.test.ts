@@ -25,14 +25,20 @@ describeEachDialect('reading the audit log', (dialect) => {
     other = await server.createAccount('elsewhere');
     otherKey = await server.createKey({ accountId: other.id, permissions: ['superadmin'] });
     // Acme: two lists and a contact, a minute apart, by two administrators.
-    const clerk = await server.createKey({ accountId: server.account.id, permissions: ['list', 'contact'] });
+    const clerk = await server.createKey({
+      accountId: server.account.id,
+      permissions: ['list', 'contact'],
+    });
     await write(server.accountKey, 'POST', '/api/2/lists/', { name: 'alpha' });
     clock.advance(60_000);
     await write(clerk, 'POST', '/api/2/lists/', { name: 'beta' });
     clock.advance(60_000);
     await write(server.accountKey, 'PUT', '/api/2/lists/alpha/', { description: 'First list' });
     clock.advance(60_000);
-    await write(clerk, 'POST', '/api/2/contacts/', { emails: ['reader@example.org'], lists: ['alpha', 'beta'] });
+    await write(clerk, 'POST', '/api/2/contacts/', {
+      emails: ['reader@example.org'],
+      lists: ['alpha', 'beta'],
+    });
     clock.advance(60_000);
     // The other account: a list named as one of Acme's.
     await write(otherKey, 'POST', '/api/2/lists/', { name: 'alpha', description: 'Not Acme’s' });
@@ -52,7 +58,8 @@ describeEachDialect('reading the audit log', (dialect) => {
     expect(answer.status, answer.body).toBe(200);
     return AuditPage.parse(answer.json);
   }
-  const summary = (entries: AuditEntry[]) => entries.map((entry) => `${entry.operation} ${entry.object.list ?? ''}`.trim());
+  const summary = (entries: AuditEntry[]) =>
+    entries.map((entry) => `${entry.operation} ${entry.object.list ?? ''}`.trim());
 
   describe('filters and pages', () => {
     it('answers newest first, the account’s own entries only', async () => {
@@ -67,14 +74,23 @@ describeEachDialect('reading the audit log', (dialect) => {
     it('filters by time range, inclusive, in any offset', async () => {
       const since = new Date(start + 60_000).toISOString();
       const until = new Date(start + 120_000).toISOString().replace('Z', '+00:00');
-      expect(summary((await page({ since, until })).data)).toEqual(['lists.update alpha', 'lists.create beta']);
+      expect(summary((await page({ since, until })).data)).toEqual([
+        'lists.update alpha',
+        'lists.create beta',
+      ]);
       const refused = await read({ since: 'yesterday' });
       expect(refused.status).toBe(400);
-      expect(refused.json).toEqual({ is_error: true, message: expect.stringMatching(/^since: /) as unknown });
+      expect(refused.json).toEqual({
+        is_error: true,
+        message: expect.stringMatching(/^since: /) as unknown,
+      });
     });
 
     it('filters by actor: a key by its description, any case; the system; nobody', async () => {
-      const described = await server.createKey({ accountId: server.account.id, permissions: ['list'] });
+      const described = await server.createKey({
+        accountId: server.account.id,
+        permissions: ['list'],
+      });
       await server.database.db
         .updateTable('administrators')
         .set({ description: 'Nightly Sync' })
@@ -87,7 +103,10 @@ describeEachDialect('reading the audit log', (dialect) => {
     });
 
     it('filters by list (its id: the history survives a rename), object and operation', async () => {
-      expect(summary((await page({ list: 'alpha' })).data)).toEqual(['lists.update alpha', 'lists.create alpha']);
+      expect(summary((await page({ list: 'alpha' })).data)).toEqual([
+        'lists.update alpha',
+        'lists.create alpha',
+      ]);
       await write(server.accountKey, 'PUT', '/api/2/lists/alpha/', { name: 'alpha-renamed' });
       expect(summary((await page({ list: 'alpha-renamed' })).data)).toEqual([
         'lists.update alpha-renamed',
@@ -119,7 +138,10 @@ describeEachDialect('reading the audit log', (dialect) => {
       expect(seen).toEqual(all.map((entry) => entry.id));
       const bad = await read({ cursor: 'not-a-cursor' });
       expect(bad.status).toBe(400);
-      expect(bad.json).toEqual({ is_error: true, message: expect.stringMatching(/^cursor: /) as unknown });
+      expect(bad.json).toEqual({
+        is_error: true,
+        message: expect.stringMatching(/^cursor: /) as unknown,
+      });
       expect((await read({ limit: 101 })).status).toBe(400);
       expect((await read({ page: 2 })).status).toBe(400);
     });
@@ -127,9 +149,15 @@ describeEachDialect('reading the audit log', (dialect) => {
 
   describe('SECURITY.md 49', () => {
     it('is read with the audit permission only (superadmin holds it)', async () => {
-      const auditor = await server.createKey({ accountId: server.account.id, permissions: ['audit'] });
+      const auditor = await server.createKey({
+        accountId: server.account.id,
+        permissions: ['audit'],
+      });
       expect((await read({}, auditor)).status).toBe(200);
-      const clerk = await server.createKey({ accountId: server.account.id, permissions: ['list', 'contact', 'membership', 'messages'] });
+      const clerk = await server.createKey({
+        accountId: server.account.id,
+        permissions: ['list', 'contact', 'membership', 'messages'],
+      });
       const refused = await read({}, clerk);
       expect(refused.status).toBe(403);
       expect(refused.json).toEqual({ is_error: true, message: expect.any(String) as unknown });
@@ -146,9 +174,15 @@ describeEachDialect('reading the audit log', (dialect) => {
     });
 
     it("shows a global administrator the account it names, and the group's log without one", async () => {
-      expect(summary((await page({ account_id: other.id }, server.globalKey)).data)).toEqual(['lists.create alpha']);
+      expect(summary((await page({ account_id: other.id }, server.globalKey)).data)).toEqual([
+        'lists.create alpha',
+      ]);
       const group = await page({}, server.globalKey);
-      expect(group.data.every((entry) => entry.object.type === 'account' || entry.object.type === 'administrator')).toBe(true);
+      expect(
+        group.data.every(
+          (entry) => entry.object.type === 'account' || entry.object.type === 'administrator',
+        ),
+      ).toBe(true);
     });
 
     it('shows a list-limited administrator the entries of its lists only, by their ids', async () => {
@@ -180,8 +214,15 @@ describeEachDialect('reading the audit log', (dialect) => {
     it('hides from a metadata-limited administrator the custom fields it is not given', async () => {
       await createCustomField(server.database.db, { accountId: server.account.id, name: 'salary' });
       await createCustomField(server.database.db, { accountId: server.account.id, name: 'team' });
-      await write(server.accountKey, 'POST', '/api/2/contacts/', { emails: ['paid@example.org'], salary: '90000', team: 'blue' });
-      const limited = await server.createKey({ accountId: server.account.id, permissions: ['audit', 'limit_metadata'] });
+      await write(server.accountKey, 'POST', '/api/2/contacts/', {
+        emails: ['paid@example.org'],
+        salary: '90000',
+        team: 'blue',
+      });
+      const limited = await server.createKey({
+        accountId: server.account.id,
+        permissions: ['audit', 'limit_metadata'],
+      });
       await server.database.db
         .updateTable('administrators')
         .set({ limit_metadata: JSON.stringify(['team']) })
@@ -215,11 +256,20 @@ describeEachDialect('reading the audit log', (dialect) => {
 describeEachDialect('audit retention (AUDIT_RETENTION_DAYS)', (dialect) => {
   it("purges on the app's timer the entries older than the retention, by the server's clock", async () => {
     const clock = manualClock(testClock().now());
-    const server = await startTestServer(dialect, { clock, auditRetentionDays: 30, auditPurgeIntervalMs: 20 });
+    const server = await startTestServer(dialect, {
+      clock,
+      auditRetentionDays: 30,
+      auditPurgeIntervalMs: 20,
+    });
     try {
       const count = async () =>
         Number(
-          (await server.database.db.selectFrom('audit_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+          (
+            await server.database.db
+              .selectFrom('audit_entries')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
         );
       await server.request('POST', '/api/2/lists/', { form: { name: 'old' } });
       clock.advance(20 * DAY);
@@ -247,7 +297,9 @@ describeEachDialect('audit retention (AUDIT_RETENTION_DAYS)', (dialect) => {
       await server.request('POST', '/api/2/lists/', { form: { name: 'kept' } });
       clock.advance(399 * DAY);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await server.database.db.selectFrom('audit_entries').select('id').execute()).length).toBe(1);
+      expect(
+        (await server.database.db.selectFrom('audit_entries').select('id').execute()).length,
+      ).toBe(1);
       clock.advance(2 * DAY);
       let left = 1;
       for (let waited = 0; left > 0 && waited < 5000; waited += 50) {

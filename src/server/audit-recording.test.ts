@@ -36,8 +36,14 @@ describeEachDialect('the audit log records every write', (dialect) => {
   afterAll(() => server.close());
 
   /** The newest entries of an operation, as a superadmin of the account reads them. */
-  async function entries(query: Record<string, unknown>, key = server.accountKey): Promise<AuditEntry[]> {
-    const answer = await server.request('GET', '/api/2/audit/', { key, query: { limit: 100, ...query } });
+  async function entries(
+    query: Record<string, unknown>,
+    key = server.accountKey,
+  ): Promise<AuditEntry[]> {
+    const answer = await server.request('GET', '/api/2/audit/', {
+      key,
+      query: { limit: 100, ...query },
+    });
     expect(answer.status, answer.body).toBe(200);
     return AuditPage.parse(answer.json).data;
   }
@@ -46,14 +52,22 @@ describeEachDialect('the audit log records every write', (dialect) => {
     if (!entry) throw new Error(`no ${operation} entry`);
     return entry;
   }
-  async function write(method: string, url: string, form?: Record<string, unknown>, key = server.accountKey) {
+  async function write(
+    method: string,
+    url: string,
+    form?: Record<string, unknown>,
+    key = server.accountKey,
+  ) {
     const answer = await server.request(method, url, { key, form, remoteAddress: '192.0.2.10' });
     expect(answer.status, answer.body).toBe(200);
     return answer.json as Record<string, unknown>;
   }
   const administratorId = async (key: string) =>
-    ((await server.request('GET', '/api/2/caller/', { key })).json as { administrator: { id: number } })
-      .administrator.id;
+    (
+      (await server.request('GET', '/api/2/caller/', { key })).json as {
+        administrator: { id: number };
+      }
+    ).administrator.id;
 
   describe('the API', () => {
     it('records a contact, its addresses and memberships: who, when, from where, each field before and after', async () => {
@@ -79,23 +93,34 @@ describeEachDialect('the audit log records every write', (dialect) => {
       ]);
 
       clock.advance(60_000);
-      await write('PUT', `/api/2/contacts/${String(contact.id)}/`, { firstname: 'Ada L.', notes: 'Met at the fair' });
+      await write('PUT', `/api/2/contacts/${String(contact.id)}/`, {
+        firstname: 'Ada L.',
+        notes: 'Met at the fair',
+      });
       expect((await newest('contacts.update')).changes).toEqual([
         { field: 'firstname', old: 'Ada', new: 'Ada L.' },
         { field: 'notes', old: '', new: 'Met at the fair' },
       ]);
       expect((await newest('contacts.update')).time).toBe('2027-03-31T23:31:00.000Z');
 
-      const email = await write('POST', '/api/2/emails/', { email: 'ada@work.example', contact: contact.id });
+      const email = await write('POST', '/api/2/emails/', {
+        email: 'ada@work.example',
+        contact: contact.id,
+      });
       expect(await newest('emails.create')).toMatchObject({
         object: { type: 'email', id: String(email.id) },
         details: { email: 'ada@work.example', contact: contact.id },
       });
       await write('PUT', `/api/2/emails/${String(email.id)}/`, { paused: true });
-      expect((await newest('emails.update')).changes).toEqual([{ field: 'paused', old: false, new: true }]);
+      expect((await newest('emails.update')).changes).toEqual([
+        { field: 'paused', old: false, new: true },
+      ]);
       await write('DELETE', `/api/2/emails/${String(email.id)}/`);
       expect((await newest('emails.delete')).changes).toEqual(
-        expect.arrayContaining([{ field: 'email', old: 'ada@work.example' }, { field: 'paused', old: true }]),
+        expect.arrayContaining([
+          { field: 'email', old: 'ada@work.example' },
+          { field: 'paused', old: true },
+        ]),
       );
 
       const membershipId = (contact.lists as { id: number }[])[0]?.id;
@@ -106,7 +131,10 @@ describeEachDialect('the audit log records every write', (dialect) => {
       });
       await write('DELETE', `/api/2/membership/${String(membershipId)}/`);
       expect(await newest('membership.delete')).toMatchObject({ object: { list: 'book' } });
-      const joined = await write('POST', '/api/2/membership/', { contact: contact.id, list: 'book' });
+      const joined = await write('POST', '/api/2/membership/', {
+        contact: contact.id,
+        list: 'book',
+      });
       expect(await newest('membership.create')).toMatchObject({
         object: { type: 'membership', id: String(joined.id), list: 'book' },
       });
@@ -151,7 +179,10 @@ describeEachDialect('the audit log records every write', (dialect) => {
         { field: 'send_hold_message', old: true, new: false },
       ]);
       for (const n of [1, 2, 3])
-        await write('POST', '/api/2/contacts/', { emails: [`grower${n}@example.org`], lists: ['allotment'] });
+        await write('POST', '/api/2/contacts/', {
+          emails: [`grower${n}@example.org`],
+          lists: ['allotment'],
+        });
       await write('DELETE', '/api/2/lists/allotment/');
       const deleted = await newest('lists.delete');
       expect(deleted).toMatchObject({
@@ -159,10 +190,15 @@ describeEachDialect('the audit log records every write', (dialect) => {
         details: { members: 3 },
       });
       expect(deleted.changes).toEqual(
-        expect.arrayContaining([{ field: 'name', old: 'allotment' }, { field: 'send_hold_message', old: false }]),
+        expect.arrayContaining([
+          { field: 'name', old: 'allotment' },
+          { field: 'send_hold_message', old: false },
+        ]),
       );
       // The list's whole history, found by its last name once it is gone, its first name included.
-      expect((await entries({ list: 'allotment' })).map((entry) => [entry.operation, entry.object.list])).toEqual([
+      expect(
+        (await entries({ list: 'allotment' })).map((entry) => [entry.operation, entry.object.list]),
+      ).toEqual([
         ['lists.delete', 'allotment'],
         ['lists.update', 'allotment'],
         ['lists.create', 'garden'],
@@ -171,7 +207,11 @@ describeEachDialect('the audit log records every write', (dialect) => {
 
     it('names the message a send archived, and a deleted message by subject and sender', async () => {
       await write('POST', '/api/2/lists/', { name: 'announce' });
-      await write('POST', '/api/2/messages/', { list: 'announce', subject: 'Opening hours', content_plain: 'Nine to five.' });
+      await write('POST', '/api/2/messages/', {
+        list: 'announce',
+        subject: 'Opening hours',
+        content_plain: 'Nine to five.',
+      });
       const sent = await newest('messages.send');
       expect(sent.object).toMatchObject({ type: 'message', list: 'announce' });
       expect(sent.object.id).toMatch(/^\d+$/);
@@ -196,12 +236,20 @@ describeEachDialect('the audit log records every write', (dialect) => {
           { field: 'password', secret: true, new: true },
         ]),
       );
-      await write('PUT', `/api/2/users/${String(created.id)}/`, { permissions: ['contact', 'audit'] });
+      await write('PUT', `/api/2/users/${String(created.id)}/`, {
+        permissions: ['contact', 'audit'],
+      });
       expect((await newest('users.update')).changes).toEqual([
         { field: 'permissions', old: ['contact'], new: ['contact', 'audit'] },
       ]);
-      const key = await write('POST', '/api/2/users/', { description: 'Nightly export', permissions: ['list'] });
-      const retrieved = await write('PUT', `/api/2/users/${String(key.id)}/`, { get_key: true, expiry_months: 3 });
+      const key = await write('POST', '/api/2/users/', {
+        description: 'Nightly export',
+        permissions: ['list'],
+      });
+      const retrieved = await write('PUT', `/api/2/users/${String(key.id)}/`, {
+        get_key: true,
+        expiry_months: 3,
+      });
       const entry = await newest('users.retrieveKey');
       expect(entry.object).toEqual({ type: 'administrator', id: String(key.id), list: null });
       expect(entry.changes).toEqual([
@@ -210,19 +258,46 @@ describeEachDialect('the audit log records every write', (dialect) => {
       ]);
       // The key itself acts, named by its description.
       await write('POST', '/api/2/lists/', { name: 'by-key' }, String(retrieved.key));
-      expect((await newest('lists.create')).actor).toEqual({ type: 'administrator', id: key.id, name: 'Nightly export' });
+      expect((await newest('lists.create')).actor).toEqual({
+        type: 'administrator',
+        id: key.id,
+        name: 'Nightly export',
+      });
       await write('DELETE', `/api/2/users/${String(created.id)}/`);
-      expect(await newest('users.delete')).toMatchObject({ object: { type: 'administrator', id: String(created.id) } });
+      expect(await newest('users.delete')).toMatchObject({
+        object: { type: 'administrator', id: String(created.id) },
+      });
     });
 
     it("keeps the group's accounts in the group's log, for a global key without account_id", async () => {
-      const account = await write('POST', '/api/2/accounts/', { name: 'branch', description: 'The branch office' }, server.globalKey);
-      await write('PUT', `/api/2/accounts/${String(account.id)}/`, { description: 'The new branch' }, server.globalKey);
+      const account = await write(
+        'POST',
+        '/api/2/accounts/',
+        { name: 'branch', description: 'The branch office' },
+        server.globalKey,
+      );
+      await write(
+        'PUT',
+        `/api/2/accounts/${String(account.id)}/`,
+        { description: 'The new branch' },
+        server.globalKey,
+      );
       await write('DELETE', `/api/2/accounts/${String(account.id)}/`, undefined, server.globalKey);
-      const group = await entries({ object_type: 'account', object_id: String(account.id) }, server.globalKey);
-      expect(group.map((entry) => [entry.operation, entry.changes.find((c) => c.field === 'description')])).toEqual([
+      const group = await entries(
+        { object_type: 'account', object_id: String(account.id) },
+        server.globalKey,
+      );
+      expect(
+        group.map((entry) => [
+          entry.operation,
+          entry.changes.find((c) => c.field === 'description'),
+        ]),
+      ).toEqual([
         ['accounts.delete', { field: 'description', old: 'The new branch' }],
-        ['accounts.update', { field: 'description', old: 'The branch office', new: 'The new branch' }],
+        [
+          'accounts.update',
+          { field: 'description', old: 'The branch office', new: 'The new branch' },
+        ],
         ['accounts.create', { field: 'description', new: 'The branch office' }],
       ]);
       expect(group[0]?.details).toEqual({ contacts: 0, lists: 0 });
@@ -232,7 +307,9 @@ describeEachDialect('the audit log records every write', (dialect) => {
 
     it('records nothing for a write that was refused', async () => {
       const before = await entries({});
-      const refused = await server.request('POST', '/api/2/contacts/', { form: { emails: ['not an address'] } });
+      const refused = await server.request('POST', '/api/2/contacts/', {
+        form: { emails: ['not an address'] },
+      });
       expect(refused.status).toBe(400);
       const missing = await server.request('DELETE', '/api/2/lists/no-such-list/');
       expect(missing.status).toBe(404);
@@ -244,7 +321,13 @@ describeEachDialect('the audit log records every write', (dialect) => {
     it('records each held message approved or rejected, one entry each, bulk too', async () => {
       await write('POST', '/api/2/lists/', { name: 'moderated' });
       const hold = (subject: string) =>
-        insertHeldMessage(server.database.db, { accountId: server.account.id, list: 'moderated', tag: 'acme', subject, now: clock.now() });
+        insertHeldMessage(server.database.db, {
+          accountId: server.account.id,
+          list: 'moderated',
+          tag: 'acme',
+          subject,
+          now: clock.now(),
+        });
       const approved = await hold('Approve me');
       const outcome = await write('POST', `/api/2/held/${approved}/approve/`);
       expect(await newest('held.approve')).toMatchObject({
@@ -253,7 +336,11 @@ describeEachDialect('the audit log records every write', (dialect) => {
         details: { subject: 'Approve me', message: outcome.message, rule: 'hold-all' },
       });
       const [a, b] = [await hold('Spam one'), await hold('Spam two')];
-      await write('POST', '/api/2/held/bulk/', { action: 'reject', ids: [a, b], reason: 'Off topic' });
+      await write('POST', '/api/2/held/bulk/', {
+        action: 'reject',
+        ids: [a, b],
+        reason: 'Off topic',
+      });
       const rejected = await entries({ operation: 'held.reject' });
       expect(rejected.map((entry) => [entry.object.id, entry.details.reason])).toEqual([
         [String(b), 'Off topic'],
@@ -287,9 +374,16 @@ describeEachDialect('the audit log records every write', (dialect) => {
 
   describe("the members' workflow", () => {
     it('records a request, its confirmation and the join by the address, from its own address, and a leave', async () => {
-      await write('POST', '/api/2/lists/', { name: 'open-club', subscriptions: 'open', unsubscriptions: 'open' });
+      await write('POST', '/api/2/lists/', {
+        name: 'open-club',
+        subscriptions: 'open',
+        unsubscriptions: 'open',
+      });
       const list = `open-club@${DOMAIN}`;
-      expect((await people.fill(list, 'join', 'Walker@Example.org', { remoteAddress: '203.0.113.50' })).status).toBe(200);
+      expect(
+        (await people.fill(list, 'join', 'Walker@Example.org', { remoteAddress: '203.0.113.50' }))
+          .status,
+      ).toBe(200);
       const asked = await newest('member.ask');
       expect(asked).toMatchObject({
         actor: { type: 'address', id: null, name: 'Walker@Example.org' },
@@ -298,8 +392,13 @@ describeEachDialect('the audit log records every write', (dialect) => {
         object: { type: 'request', list: 'open-club' },
         details: { kind: 'join', address: 'Walker@Example.org', source: 'web' },
       });
-      const confirm = linkIn((await mailsTo(server, 'Walker@Example.org'))[0]?.body ?? '', 'confirm');
-      expect((await people.post('POST', confirm, { remoteAddress: '203.0.113.51' })).status).toBe(200);
+      const confirm = linkIn(
+        (await mailsTo(server, 'Walker@Example.org'))[0]?.body ?? '',
+        'confirm',
+      );
+      expect((await people.post('POST', confirm, { remoteAddress: '203.0.113.51' })).status).toBe(
+        200,
+      );
       expect(await newest('member.join')).toMatchObject({
         actor: { type: 'address', name: 'Walker@Example.org' },
         address: '203.0.113.51',
@@ -308,17 +407,21 @@ describeEachDialect('the audit log records every write', (dialect) => {
         details: { address: 'Walker@Example.org', new_contact: true },
       });
       // The actor filter finds the address, whatever its case.
-      expect((await entries({ actor: 'walker@example.org' })).map((entry) => entry.operation)).toEqual([
-        'member.join',
-        'member.ask',
-      ]);
+      expect(
+        (await entries({ actor: 'walker@example.org' })).map((entry) => entry.operation),
+      ).toEqual(['member.join', 'member.ask']);
 
       // SECURITY.md 43: one confirmation mail an hour per address.
       clock.advance(3_600_000);
-      expect((await people.fill(list, 'leave', 'walker@example.org', { remoteAddress: '203.0.113.52' })).status).toBe(200);
+      expect(
+        (await people.fill(list, 'leave', 'walker@example.org', { remoteAddress: '203.0.113.52' }))
+          .status,
+      ).toBe(200);
       const mails = await mailsTo(server, 'Walker@Example.org');
       const leave = linkIn(mails.at(-1)?.body ?? '', 'confirm');
-      expect((await people.post('POST', leave, { remoteAddress: '203.0.113.53' })).status).toBe(200);
+      expect((await people.post('POST', leave, { remoteAddress: '203.0.113.53' })).status).toBe(
+        200,
+      );
       expect(await newest('member.leave')).toMatchObject({
         actor: { type: 'address', name: 'Walker@Example.org' },
         object: { type: 'membership', list: 'open-club' },
@@ -327,8 +430,13 @@ describeEachDialect('the audit log records every write', (dialect) => {
 
     it('records a confirmation that now waits for a moderator', async () => {
       await write('POST', '/api/2/lists/', { name: 'vetted', subscriptions: 'open+confirm' });
-      await people.fill(`vetted@${DOMAIN}`, 'join', 'hopeful@example.org', { remoteAddress: '203.0.113.60' });
-      const confirm = linkIn((await mailsTo(server, 'hopeful@example.org'))[0]?.body ?? '', 'confirm');
+      await people.fill(`vetted@${DOMAIN}`, 'join', 'hopeful@example.org', {
+        remoteAddress: '203.0.113.60',
+      });
+      const confirm = linkIn(
+        (await mailsTo(server, 'hopeful@example.org'))[0]?.body ?? '',
+        'confirm',
+      );
       await people.post('POST', confirm, { remoteAddress: '203.0.113.60' });
       expect(await newest('member.confirm')).toMatchObject({
         actor: { type: 'address', name: 'hopeful@example.org' },
@@ -341,15 +449,38 @@ describeEachDialect('the audit log records every write', (dialect) => {
   describe('the command line', () => {
     it("records each command's write as the system's, on the command line, with no secret", async () => {
       const input = { stdin: async () => 'a password of the CLI user\n', extensions: true, clock };
-      const account = (await runCommand(['account', 'create', 'cli-made'], server.database, input)) as { id: number };
-      const key = (await runCommand(['key', 'create', '--account', 'cli-made', '--description', 'Backups'], server.database, input)) as {
+      const account = (await runCommand(
+        ['account', 'create', 'cli-made'],
+        server.database,
+        input,
+      )) as { id: number };
+      const key = (await runCommand(
+        ['key', 'create', '--account', 'cli-made', '--description', 'Backups'],
+        server.database,
+        input,
+      )) as {
         id: number;
         key: string;
       };
-      await runCommand(['user', 'create', '--account', 'cli-made', '--username', 'op@example.org'], server.database, input);
-      await runCommand(['field', 'create', '--account', 'cli-made', '--name', 'Shoe size'], server.database, input);
+      await runCommand(
+        ['user', 'create', '--account', 'cli-made', '--username', 'op@example.org'],
+        server.database,
+        input,
+      );
+      await runCommand(
+        ['field', 'create', '--account', 'cli-made', '--name', 'Shoe size'],
+        server.database,
+        input,
+      );
       const client = (await runCommand(
-        ['oauth-client', 'create', '--name', 'Reports', '--redirect-uri', 'https://reports.example/cb'],
+        [
+          'oauth-client',
+          'create',
+          '--name',
+          'Reports',
+          '--redirect-uri',
+          'https://reports.example/cb',
+        ],
         server.database,
         input,
       )) as { client_id: string; client_secret: string };
@@ -389,7 +520,10 @@ describeEachDialect('the audit log behind the gateway', (dialect) => {
         const upstream = await listening(server);
         const client = await registerClient(server);
         await createPerson(server);
-        const inFront = await startGatewayInFront(upstream, client, { now: () => Date.now(), observe: () => {} });
+        const inFront = await startGatewayInFront(upstream, client, {
+          now: () => Date.now(),
+          observe: () => {},
+        });
         try {
           const signIn = await inFront.gateway.inject({
             method: 'POST',
@@ -403,13 +537,18 @@ describeEachDialect('the audit log behind the gateway', (dialect) => {
           const created = await inFront.gateway.inject({
             method: 'POST',
             url: '/api/2/lists/',
-            headers: { ...fromDashboard, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+            headers: {
+              ...fromDashboard,
+              cookie,
+              'content-type': 'application/x-www-form-urlencoded',
+            },
             payload: 'name=through-the-gateway',
             remoteAddress: '198.51.100.77',
           });
           expect(created.statusCode, created.body).toBe(200);
           const log = AuditPage.parse(
-            (await server.request('GET', '/api/2/audit/', { query: { operation: 'lists.create' } })).json,
+            (await server.request('GET', '/api/2/audit/', { query: { operation: 'lists.create' } }))
+              .json,
           );
           expect(log.data[0]?.address).toBe(trusted ? '198.51.100.77' : '127.0.0.1');
         } finally {

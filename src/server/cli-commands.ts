@@ -5,7 +5,11 @@ import { AccountName, Cidr, EmailAddress } from '../api/primitives.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
 import { createdRecord, recordCli, withCliRecord } from './audit/cli-records.ts';
-import { createClient, registerGatewayClient, type CreatedClient } from './oauth/clients.service.ts';
+import {
+  createClient,
+  registerGatewayClient,
+  type CreatedClient,
+} from './oauth/clients.service.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import type { Clock } from './lib/clock.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
@@ -88,7 +92,8 @@ const commands: Record<string, Command> = {
         redirectUris: values['redirect-uri'] ?? [],
         isPublic: Boolean(values.public),
       },
-      (trx, client) => recordCli(trx, input.clock.now(), [clientRecord('oauth-clients.create', client)]),
+      (trx, client) =>
+        recordCli(trx, input.clock.now(), [clientRecord('oauth-clients.create', client)]),
     );
   },
   // `npm start`'s gateway: a first-party confidential client, re-keyed at every call.
@@ -125,12 +130,17 @@ const commands: Record<string, Command> = {
           now: input.clock.now(),
         }),
       (row) => [
-        createdRecord(null, 'accounts.create', { type: 'account', id: row.id }, {
-          name: row.name,
-          description: row.description,
-          max_contacts: row.max_contacts,
-          ccid: row.ccid === 1,
-        }),
+        createdRecord(
+          null,
+          'accounts.create',
+          { type: 'account', id: row.id },
+          {
+            name: row.name,
+            description: row.description,
+            max_contacts: row.max_contacts,
+            ccid: row.ccid === 1,
+          },
+        ),
       ],
     );
     return {
@@ -256,10 +266,15 @@ const commands: Record<string, Command> = {
       input.clock.now(),
       (db) => createCustomField(db, { accountId, name, identifier: values.identifier }),
       (created) => [
-        createdRecord(accountId, 'fields.create', { type: 'custom_field', id: created.id }, {
-          name: created.name,
-          identifier: created.identifier,
-        }),
+        createdRecord(
+          accountId,
+          'fields.create',
+          { type: 'custom_field', id: created.id },
+          {
+            name: created.name,
+            identifier: created.identifier,
+          },
+        ),
       ],
     );
     return { ...field, account_id: accountId };
@@ -271,14 +286,19 @@ const demoCommand: Command = async (args, database, input) => {
   const result = await runDemo(args, database);
   // Its own transactions are the demo's (demo/demo.ts); the entry follows them: the demo's data
   // is made again by running it again, so an entry lost to a kill in between loses nothing real.
-  await withCliRecord(database.db, input.clock.now(), async () => result, (demo) => [
-    {
-      accountId: null,
-      operation: 'demo.load',
-      object: { type: 'account', id: demo.account_ids[demo.account] ?? null },
-      details: { accounts: Object.keys(demo.account_ids) },
-    },
-  ]);
+  await withCliRecord(
+    database.db,
+    input.clock.now(),
+    async () => result,
+    (demo) => [
+      {
+        accountId: null,
+        operation: 'demo.load',
+        object: { type: 'account', id: demo.account_ids[demo.account] ?? null },
+        details: { accounts: Object.keys(demo.account_ids) },
+      },
+    ],
+  );
   return result;
 };
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { EMAIL_MAX_LENGTH, ID_MAX_LENGTH } from '../constants.ts';
-import { Id, ListName, text } from '../primitives.ts';
+import { Id, ListName, pageQuery, text } from '../primitives.ts';
 
 /**
  * Reference-server extension (operations.ts `audit.list`, issue 26 item 4): the audit log that spec
@@ -38,13 +38,13 @@ export const AUDIT_OBJECT_TYPES = [
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 /**
- * One field an entry changed. `old` is absent on a create and `new` on a delete; a `secret` field
- * (a password, `archive_password`, a key) says only that it was set (`new` true) or cleared.
+ * One field an entry changed, with its `old` and `new` values in their JSON types (kept as they
+ * come, as a loose object keeps what it does not name: no schema of their own to load). `old` is
+ * absent on a create and `new` on a delete; a `secret` field (a password, `archive_password`, a
+ * key) says only that it was set (`new` true) or cleared.
  */
 export const AuditChange = z.looseObject({
   field: z.string(),
-  old: z.optional(z.unknown()),
-  new: z.optional(z.unknown()),
   secret: z.optional(z.boolean()),
 });
 export type AuditChange = z.infer<typeof AuditChange>;
@@ -73,14 +73,12 @@ export const AuditEntry = z.looseObject({
   }),
   changes: z.array(AuditChange),
   /** What else says what happened: a deleted list's member count, a moderator's reason. */
-  details: z.record(z.string(), z.unknown()),
+  details: z.looseObject({}),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-/** ISO 8601 with a time and an offset (`2026-11-29T08:00:00Z`). */
-const Instant = z.iso
-  .datetime({ offset: true, error: 'is not an ISO 8601 date and time' })
-  .check(z.maxLength(40, 'has at most 40 characters'));
+/** ISO 8601 with a time and an offset (`2026-11-29T08:00:00Z`); its length is bound by its pattern. */
+const Instant = z.iso.datetime({ offset: true }).check(z.maxLength(40));
 
 /**
  * Newest first, a page at a time by keyset (`cursor` is the `next` of the page before), never by
@@ -96,14 +94,8 @@ export const AuditQuery = z.strictObject({
   object_id: z.optional(text(ID_MAX_LENGTH)),
   operation: z.optional(text(64)),
   cursor: z.optional(text(200)),
-  limit: z.optional(
-    z
-      .int('must be a whole number')
-      .check(
-        z.gte(1, 'must be at least 1'),
-        z.lte(AUDIT_PAGE_LIMITS.max, `is at most ${AUDIT_PAGE_LIMITS.max}`),
-      ),
-  ),
+  // A page's `limit` as spec §4.1's; there is no `page`: the cursor pages.
+  limit: pageQuery(AUDIT_PAGE_LIMITS.max).limit,
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { AUDIT_PAGE_LIMITS, type AuditEntry, type AuditPage, type AuditQuery } from '../../api/schemas/audit.ts';
+import {
+  AUDIT_PAGE_LIMITS,
+  type AuditEntry,
+  type AuditPage,
+  type AuditQuery,
+} from '../../api/schemas/audit.ts';
 import { listLimit, metadataLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import type { CostMeter } from '../http/charged-run.ts';
@@ -93,19 +98,36 @@ export function cursorOf(key: AuditKey): string {
 function keyOf(cursor: string): AuditKey {
   const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split(' ');
   const number = Number(id);
-  if (rest.length > 0 || !time || Number.isNaN(Date.parse(time)) || !Number.isSafeInteger(number) || number < 1)
+  if (
+    rest.length > 0 ||
+    !time ||
+    Number.isNaN(Date.parse(time)) ||
+    !Number.isSafeInteger(number) ||
+    number < 1
+  )
     throw badRequest('cursor: is not the `next` of a page of this log');
   return { time, id: number };
 }
 
 /** Spec §2.1 fields every contact has; the others are custom fields (spec §2.6 limit_metadata). */
-const CONTACT_FIELDS = new Set(['id', 'ccid', 'firstname', 'surname', 'created', 'notes', 'emails', 'lists']);
+const CONTACT_FIELDS = new Set([
+  'id',
+  'ccid',
+  'firstname',
+  'surname',
+  'created',
+  'notes',
+  'emails',
+  'lists',
+]);
 
 /** A contact's entry without the custom fields a metadata-limited caller is not given. */
 function withinMetadata(entry: AuditEntry, visible: ReadonlySet<string> | null): AuditEntry {
   if (visible === null || entry.object.type !== 'contact') return entry;
   return {
     ...entry,
-    changes: entry.changes.filter((change) => CONTACT_FIELDS.has(change.field) || visible.has(change.field)),
+    changes: entry.changes.filter(
+      (change) => CONTACT_FIELDS.has(change.field) || visible.has(change.field),
+    ),
   };
 }

@@ -1,8 +1,4 @@
-import type {
-  AuditChange,
-  AuditObjectType,
-  AuditService,
-} from '../../api/schemas/audit.ts';
+import type { AuditChange, AuditObjectType, AuditService } from '../../api/schemas/audit.ts';
 
 /*
  * What the audit log records (issue 26 item 4, after Sympa's `viewlogs`): one entry per change of
@@ -12,9 +8,7 @@ import type {
 
 /** Who made a change: an administrator (its name is read when the entry is written), an address, or the system. */
 export type AuditActor =
-  | { type: 'administrator'; id: number }
-  | { type: 'address'; address: string }
-  | { type: 'system' };
+  { type: 'administrator'; id: number } | { type: 'address'; address: string } | { type: 'system' };
 
 /** Who, from where and how: what every entry of one transaction shares unless it says otherwise. */
 export interface AuditSource {
@@ -51,4 +45,8 @@ export interface AuditRecord {
 }
 
 /** The system's own source: timers, and writes no request made. */
-export const SYSTEM_SOURCE: AuditSource = { actor: { type: 'system' }, address: null, service: 'system' };
+export const SYSTEM_SOURCE: AuditSource = {
+  actor: { type: 'system' },
+  address: null,
+  service: 'system',
+};

@@ -31,7 +31,11 @@ export async function withCliRecord<T>(
 }
 
 /** Records in a transaction someone else opened (a service that opens its own). */
-export async function recordCli(trx: Kysely<Database>, now: Date, records: AuditRecord[]): Promise<void> {
+export async function recordCli(
+  trx: Kysely<Database>,
+  now: Date,
+  records: AuditRecord[],
+): Promise<void> {
   openTrail(trx, CLI_SOURCE);
   await recordAudit(trx, now, records);
 }
@@ -47,6 +51,9 @@ export function createdRecord(
     accountId,
     operation,
     object,
-    changes: [...changesBetween(null, fields), ...secrets.map((field) => secretChange(field, true))],
+    changes: [
+      ...changesBetween(null, fields),
+      ...secrets.map((field) => secretChange(field, true)),
+    ],
   };
 }

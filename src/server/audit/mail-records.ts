@@ -40,7 +40,11 @@ export interface MailDecision {
  * pipeline's transaction `trx`: the sender is its actor, by address; `now` is the server's clock.
  * A repeat the pipeline drops (a Message-ID it already has) is no decision and is not recorded.
  */
-export function recordMailDecision(trx: Kysely<Database>, now: Date, decision: MailDecision): Promise<void> {
+export function recordMailDecision(
+  trx: Kysely<Database>,
+  now: Date,
+  decision: MailDecision,
+): Promise<void> {
   const object: AuditRecord['object'] =
     decision.decision === 'accept'
       ? { type: 'message', id: decision.archived ?? null }
@@ -88,7 +92,11 @@ export interface BounceAction {
  * `trx` that makes it: the system's, by mail. A pause names the address and shows `paused` going
  * from false to true; a removal names the membership it ended.
  */
-export function recordBounceAction(trx: Kysely<Database>, now: Date, bounce: BounceAction): Promise<void> {
+export function recordBounceAction(
+  trx: Kysely<Database>,
+  now: Date,
+  bounce: BounceAction,
+): Promise<void> {
   const onList = { listId: bounce.list.id, list: bounce.list.name };
   return recordAudit(trx, now, [
     {
@@ -98,7 +106,9 @@ export function recordBounceAction(trx: Kysely<Database>, now: Date, bounce: Bou
         bounce.action === 'remove'
           ? { type: 'membership', id: bounce.membershipId ?? null, ...onList }
           : { type: 'email', id: bounce.emailId, ...onList },
-      ...(bounce.action === 'pause' ? { changes: [{ field: 'paused', old: false, new: true }] } : {}),
+      ...(bounce.action === 'pause'
+        ? { changes: [{ field: 'paused', old: false, new: true }] }
+        : {}),
       details: {
         address: bounce.address,
         email: bounce.emailId,

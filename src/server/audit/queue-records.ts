@@ -13,7 +13,15 @@ const SUBJECT_KEPT = 998;
 
 export function heldRecord(
   accountId: number,
-  held: { id: number; list_id: number; list: string; subject: string; from_address: string; message_id: string; rule: string },
+  held: {
+    id: number;
+    list_id: number;
+    list: string;
+    subject: string;
+    from_address: string;
+    message_id: string;
+    rule: string;
+  },
   action: HeldAction,
   outcome: { message: number | string | null },
   reason: string | undefined,
@@ -35,7 +43,14 @@ export function heldRecord(
 
 export function requestRecord(
   accountId: number,
-  request: { id: number; list_id: number; list_name: string; kind: string; address: string; source: string },
+  request: {
+    id: number;
+    list_id: number;
+    list_name: string;
+    kind: string;
+    address: string;
+    source: string;
+  },
   action: RequestAction,
   reason: string | undefined,
 ): AuditRecord {

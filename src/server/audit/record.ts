@@ -43,7 +43,9 @@ export async function recordAudit(
   trail.recorded += records.length;
 }
 
-function actorColumns(actor: AuditActor): Pick<NewAuditRow, 'actor_type' | 'actor_id' | 'actor_name'> {
+function actorColumns(
+  actor: AuditActor,
+): Pick<NewAuditRow, 'actor_type' | 'actor_id' | 'actor_name'> {
   switch (actor.type) {
     case 'administrator':
       return { actor_type: 'administrator', actor_id: actor.id, actor_name: null };

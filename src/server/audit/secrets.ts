@@ -42,7 +42,12 @@ function scrub(value: unknown): unknown {
   for (const [key, inner] of entries) {
     if (SECRET_FIELDS.has(key)) continue;
     // A key from account data (a custom field) may be `__proto__`: kept as an own key.
-    Object.defineProperty(kept, key, { value: scrub(inner), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(kept, key, {
+      value: scrub(inner),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return kept;
 }

@@ -61,7 +61,12 @@ export function workFor<K extends OperationName>(
   if (policy.transaction === 'one')
     return (parts, handler) =>
       runWork(async (db) => {
-        const ctx = { ...parts, db, commit: ownTransaction(db, deps), audit: {} } as RouteContext<K>;
+        const ctx = {
+          ...parts,
+          db,
+          commit: ownTransaction(db, deps),
+          audit: {},
+        } as RouteContext<K>;
         const written = ctx as unknown as RouteContext<typeof write>;
         const seen = await before(db, written, undefined);
         const answer = await handler(ctx);
@@ -72,7 +77,8 @@ export function workFor<K extends OperationName>(
   return async (parts, handler) => {
     const ctx = { ...parts, db: deps.db, audit: {} } as RouteContext<K>;
     const written = ctx as unknown as RouteContext<typeof write>;
-    const prelude = subject !== 'service' && subject.prelude ? await subject.prelude(written) : undefined;
+    const prelude =
+      subject !== 'service' && subject.prelude ? await subject.prelude(written) : undefined;
     ctx.commit = (work) =>
       deps.unitOfWork(async (trx) => {
         const seen = await before(trx, written, prelude);
@@ -94,7 +100,10 @@ function sourceOf(parts: RouteParts<OperationName>): AuditSource {
 }
 
 /** A 'one' route's `commit` is its own transaction; a read's, a unit of work of its own. */
-function ownTransaction(db: Kysely<Database>, deps: AppDeps): RouteContext<OperationName>['commit'] {
+function ownTransaction(
+  db: Kysely<Database>,
+  deps: AppDeps,
+): RouteContext<OperationName>['commit'] {
   return db === deps.db ? deps.unitOfWork : (work) => work(db);
 }
 
@@ -105,6 +114,9 @@ function bareEntry(name: WriteOperationName, ctx: RouteContext<WriteOperationNam
   return {
     accountId: ctx.account?.id ?? null,
     operation: name,
-    object: { type: OBJECT_TYPE_OF_RESOURCE[resource], id: params.id ?? params.name ?? ctx.audit.objectId ?? null },
+    object: {
+      type: OBJECT_TYPE_OF_RESOURCE[resource],
+      id: params.id ?? params.name ?? ctx.audit.objectId ?? null,
+    },
   };
 }

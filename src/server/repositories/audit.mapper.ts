@@ -6,7 +6,11 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
   return {
     id: Number(row.id),
     time: row.time,
-    actor: { type: row.actor_type, id: row.actor_id === null ? null : Number(row.actor_id), name: row.actor_name },
+    actor: {
+      type: row.actor_type,
+      id: row.actor_id === null ? null : Number(row.actor_id),
+      name: row.actor_name,
+    },
     address: row.address,
     service: row.service,
     operation: row.operation,

@@ -28,7 +28,10 @@ export type NewAuditRow = Omit<
  * current username or key description, a list's id) is read by the statement itself: no round
  * trip of its own, and as the transaction sees it when the change commits.
  */
-export async function insertAuditRows(db: Kysely<Database>, rows: readonly NewAuditRow[]): Promise<void> {
+export async function insertAuditRows(
+  db: Kysely<Database>,
+  rows: readonly NewAuditRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insertInto('audit_entries')
@@ -106,7 +109,10 @@ const COLUMNS = [
  * thread, and on both dialects one page per account at a time (db/heavy-reader.ts), so a search
  * through a long log never holds the server's thread or another tenant's turn (SECURITY.md 29).
  */
-export async function selectAuditPage(db: Kysely<Database>, filters: AuditFilters): Promise<AuditRow[]> {
+export async function selectAuditPage(
+  db: Kysely<Database>,
+  filters: AuditFilters,
+): Promise<AuditRow[]> {
   if (filters.listIds !== null && filters.listIds.length === 0) return [];
   let query = db
     .selectFrom('audit_entries')
@@ -133,21 +139,33 @@ export async function selectAuditPage(db: Kysely<Database>, filters: AuditFilter
         eb.and([eb('time', '=', after.time), eb('id', '<', after.id)]),
       ]),
     );
-  const statement = query.orderBy('time', 'desc').orderBy('id', 'desc').limit(filters.limit).compile();
+  const statement = query
+    .orderBy('time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filters.limit)
+    .compile();
   const rows = await logRead(db, filters.accountId, statement);
-  return rows.map((values) => Object.fromEntries(COLUMNS.map((column, at) => [column, values[at]])) as AuditRow);
+  return rows.map(
+    (values) => Object.fromEntries(COLUMNS.map((column, at) => [column, values[at]])) as AuditRow,
+  );
 }
 
 /**
  * A read of the log, which may go through much of it: on SQLite on a reader thread, on both one
  * per account at a time (db/heavy-reader.ts).
  */
-async function logRead(db: Kysely<Database>, accountId: number | null, statement: CompiledQuery): Promise<Rows> {
+async function logRead(
+  db: Kysely<Database>,
+  accountId: number | null,
+  statement: CompiledQuery,
+): Promise<Rows> {
   const pool = readPoolOf(db);
   return oneAtATimePerAccount(db, accountId ?? 0, async () =>
     pool
       ? pool.rows(statement)
-      : (await db.executeQuery<Record<string, unknown>>(statement)).rows.map((row) => Object.values(row)),
+      : (await db.executeQuery<Record<string, unknown>>(statement)).rows.map((row) =>
+          Object.values(row),
+        ),
   );
 }
 
@@ -192,7 +210,10 @@ export async function purgeAuditRows(db: Kysely<Database>, before: string): Prom
       .execute();
     const expired = oldest.filter((row) => row.time < before).map((row) => row.id);
     if (expired.length > 0) {
-      const result = await db.deleteFrom('audit_entries').where('id', 'in', expired).executeTakeFirst();
+      const result = await db
+        .deleteFrom('audit_entries')
+        .where('id', 'in', expired)
+        .executeTakeFirst();
       removed += Number(result.numDeletedRows);
     }
     if (expired.length < PURGE_CHUNK) return removed;

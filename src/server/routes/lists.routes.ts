@@ -51,7 +51,13 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'lists.delete', async (ctx) => {
-    await deleteList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name, ctx.commit);
+    await deleteList(
+      ctx.db,
+      requireAccount(ctx.account).id,
+      ctx.principal,
+      ctx.params.name,
+      ctx.commit,
+    );
     return { success: 1 } as const;
   });
 }

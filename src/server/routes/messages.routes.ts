@@ -22,7 +22,13 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
 
   // Spec §4.5: only the success object; the message is not returned (the audit log names it).
   defineRoute(app, deps, 'messages.send', async (ctx) => {
-    ctx.audit.objectId = await sendMessage(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.now);
+    ctx.audit.objectId = await sendMessage(
+      ctx.db,
+      requireAccount(ctx.account),
+      ctx.principal,
+      ctx.body,
+      ctx.now,
+    );
     return { success: 1 } as const;
   });
 

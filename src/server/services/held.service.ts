@@ -172,7 +172,9 @@ async function settle(
   await recordAudit(
     db,
     now,
-    rows.map((row, at) => heldRecord(account.id, row, action, outcomes[at] ?? { message: null }, reason)),
+    rows.map((row, at) =>
+      heldRecord(account.id, row, action, outcomes[at] ?? { message: null }, reason),
+    ),
   );
   return outcomes;
 }

@@ -106,7 +106,11 @@ async function settle(
     outcomes.push({ id: row.id, action, kind: row.kind, address: row.address });
   }
   // Issue 26 item 4: one entry per request (what the member's change did, the workflow records).
-  await recordAudit(ctx.db, ctx.now, rows.map((row) => requestRecord(row.account_id, row, action, reason)));
+  await recordAudit(
+    ctx.db,
+    ctx.now,
+    rows.map((row) => requestRecord(row.account_id, row, action, reason)),
+  );
   return outcomes;
 }
 

@@ -112,7 +112,14 @@ export async function verifyLoad(
     [accountId],
   );
 
-  const verdict: Verdict = { lost: 0, duplicated: 0, phantom: 0, inDoubt: 0, unrecorded: 0, problems: [] };
+  const verdict: Verdict = {
+    lost: 0,
+    duplicated: 0,
+    phantom: 0,
+    inDoubt: 0,
+    unrecorded: 0,
+    problems: [],
+  };
   const find = (kind: 'lost' | 'duplicated' | 'phantom', count: number, words: string) => {
     verdict[kind] += count;
     if (verdict.problems.length < 10) verdict.problems.push(`${kind}: ${words}`);
@@ -185,9 +192,15 @@ export async function verifyLoad(
     if (count < acknowledged) {
       verdict.unrecorded += acknowledged - count;
       if (verdict.problems.length < 10)
-        verdict.problems.push(`unrecorded: ${acknowledged - count} of ${acknowledged} acknowledged ${operation} without an audit entry`);
+        verdict.problems.push(
+          `unrecorded: ${acknowledged - count} of ${acknowledged} acknowledged ${operation} without an audit entry`,
+        );
     } else if (count > acknowledged && verdict.inDoubt === 0)
-      find('phantom', count - acknowledged, `${count} ${operation} audit entries for ${acknowledged} acknowledged writes`);
+      find(
+        'phantom',
+        count - acknowledged,
+        `${count} ${operation} audit entries for ${acknowledged} acknowledged writes`,
+      );
   }
   return verdict;
 }

@@ -96,6 +96,7 @@ function sectionRoutes(): RouteObject[] {
       lazy: page(() => import('./routes/administrators.tsx')),
       ErrorBoundary: RouteError,
     },
+    { path: 'audit', lazy: page(() => import('./routes/audit.tsx')), ErrorBoundary: RouteError },
   ];
 }
 
@@ -126,6 +127,12 @@ export function createAppRouter() {
               path: 'accounts/administrators',
               middleware: [requireGlobalForAccounts],
               lazy: page(() => import('./routes/accounts-administrators.tsx')),
+              ErrorBoundary: RouteError,
+            },
+            {
+              path: 'accounts/audit',
+              middleware: [requireGlobalForAccounts],
+              lazy: page(() => import('./routes/audit.tsx')),
               ErrorBoundary: RouteError,
             },
             {

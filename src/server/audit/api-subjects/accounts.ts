@@ -37,7 +37,9 @@ export const accountSubjects = {
         'accounts.create',
         null,
         stateOf(answer),
-        ctx.body.administrator === undefined ? undefined : { administrator: ctx.body.administrator },
+        ctx.body.administrator === undefined
+          ? undefined
+          : { administrator: ctx.body.administrator },
       ),
     ],
   }),

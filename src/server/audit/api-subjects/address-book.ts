@@ -26,8 +26,12 @@ function contactState(contact: ObjectState): ObjectState {
   const lists = contact.lists;
   return {
     ...contact,
-    emails: Array.isArray(emails) ? emails.map((email) => (email as { email?: unknown }).email) : emails,
-    lists: Array.isArray(lists) ? lists.map((membership) => (membership as { list?: unknown }).list) : lists,
+    emails: Array.isArray(emails)
+      ? emails.map((email) => (email as { email?: unknown }).email)
+      : emails,
+    lists: Array.isArray(lists)
+      ? lists.map((membership) => (membership as { list?: unknown }).list)
+      : lists,
   };
 }
 
@@ -105,14 +109,18 @@ export const emailSubjects = {
   }),
   'emails.update': subject<'emails.update', ObjectState | null>({
     before: async (db, ctx) =>
-      readOrNull(async () => stateOf(await getEmail(db, requireAccount(ctx.account), ctx.params.id))),
+      readOrNull(async () =>
+        stateOf(await getEmail(db, requireAccount(ctx.account), ctx.params.id)),
+      ),
     records: (_db, ctx, { before, answer }) => [
       emailEntry(requireAccount(ctx.account).id, 'emails.update', before, stateOf(answer)),
     ],
   }),
   'emails.delete': subject<'emails.delete', ObjectState | null>({
     before: async (db, ctx) =>
-      readOrNull(async () => stateOf(await getEmail(db, requireAccount(ctx.account), ctx.params.id))),
+      readOrNull(async () =>
+        stateOf(await getEmail(db, requireAccount(ctx.account), ctx.params.id)),
+      ),
     records: (_db, ctx, { before }) =>
       before ? [emailEntry(requireAccount(ctx.account).id, 'emails.delete', before, null)] : [],
   }),
@@ -129,7 +137,11 @@ function membershipEntry(
     accountId,
     operation,
     // The list by its name: the entry's statement finds its id (audit.repository.ts).
-    object: { type: 'membership', id: membership.id as string | number, list: String(membership.list) },
+    object: {
+      type: 'membership',
+      id: membership.id as string | number,
+      list: String(membership.list),
+    },
     changes: changesBetween(before, after, { omit: ['id'] }),
     details: { contact: membership.contact },
   };
@@ -156,6 +168,8 @@ export const membershipSubjects = {
         stateOf(await getMembership(db, requireAccount(ctx.account), ctx.principal, ctx.params.id)),
       ),
     records: (_db, ctx, { before }) =>
-      before ? [membershipEntry(requireAccount(ctx.account).id, 'membership.delete', before, null)] : [],
+      before
+        ? [membershipEntry(requireAccount(ctx.account).id, 'membership.delete', before, null)]
+        : [],
   }),
 };

@@ -41,7 +41,10 @@ const administratorBefore = subject<'users.update', ObjectState | null>({
           accountId: accountIdOf(ctx),
           operation: 'users.retrieveKey',
           object: { type: 'administrator', id: before.id as number | string },
-          changes: [secretChange('key', true), { field: 'key_expiry', old: before.key_expiry ?? null, new: after.expiry ?? null }],
+          changes: [
+            secretChange('key', true),
+            { field: 'key_expiry', old: before.key_expiry ?? null, new: after.expiry ?? null },
+          ],
         },
       ];
     return [administratorEntry(accountIdOf(ctx), 'users.update', before, after, ctx.body.password)];
@@ -51,12 +54,20 @@ const administratorBefore = subject<'users.update', ObjectState | null>({
 export const administratorSubjects = {
   'users.create': subject<'users.create'>({
     records: (_db, ctx, { answer }) => [
-      administratorEntry(accountIdOf(ctx), 'users.create', null, stateOf(answer), ctx.body.password),
+      administratorEntry(
+        accountIdOf(ctx),
+        'users.create',
+        null,
+        stateOf(answer),
+        ctx.body.password,
+      ),
     ],
   }),
   'users.update': administratorBefore,
   // Routed as users.update (its path and method): never looked up, here for the table's sake.
-  'users.retrieveKey': administratorBefore as unknown as ReturnType<typeof subject<'users.retrieveKey'>>,
+  'users.retrieveKey': administratorBefore as unknown as ReturnType<
+    typeof subject<'users.retrieveKey'>
+  >,
   'users.delete': subject<'users.delete', ObjectState | null>({
     before: (db, ctx) => readOrNull(() => getUser(db, accountIdOf(ctx), ctx.params.id)),
     records: (_db, ctx, { before }) =>

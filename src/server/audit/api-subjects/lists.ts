@@ -62,7 +62,13 @@ export const listSubjects = {
         ...archivePasswordChange(ctx.body),
       ];
       return [
-        listEntry(requireAccount(ctx.account).id, 'lists.create', Number(list.id), String(list.name), changes),
+        listEntry(
+          requireAccount(ctx.account).id,
+          'lists.create',
+          Number(list.id),
+          String(list.name),
+          changes,
+        ),
       ];
     },
   }),
@@ -85,13 +91,21 @@ export const listSubjects = {
       const accountId = requireAccount(ctx.account).id;
       const row = await listNamed(ctx.db, accountId, ctx.params.name);
       if (!row) return null;
-      return { id: row.id, members: (await memberCounts(ctx.db, accountId, [row.id])).get(row.id) ?? 0 };
+      return {
+        id: row.id,
+        members: (await memberCounts(ctx.db, accountId, [row.id])).get(row.id) ?? 0,
+      };
     },
     before: async (db, ctx, prelude) =>
-      prelude ? ((await findListById(db, requireAccount(ctx.account).id, prelude.id)) ?? null) : null,
+      prelude
+        ? ((await findListById(db, requireAccount(ctx.account).id, prelude.id)) ?? null)
+        : null,
     records: (_db, ctx, { before, prelude }) => {
       if (!before) return [];
-      const changes = changesBetween(listState(before), null, { omit: LIST_FIXED, baseline: LIST_DEFAULTS });
+      const changes = changesBetween(listState(before), null, {
+        omit: LIST_FIXED,
+        baseline: LIST_DEFAULTS,
+      });
       // Counted before its first step: the members it had when the delete began.
       return [
         listEntry(requireAccount(ctx.account).id, 'lists.delete', before.id, before.name, changes, {

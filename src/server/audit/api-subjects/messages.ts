@@ -32,7 +32,9 @@ export const messageSubjects = {
   }),
   'messages.delete': subject<'messages.delete', ObjectState | null>({
     before: (db, ctx) =>
-      readOrNull(() => getMessage(db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id)),
+      readOrNull(() =>
+        getMessage(db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id),
+      ),
     records: (_db, ctx, { before }) =>
       before
         ? [

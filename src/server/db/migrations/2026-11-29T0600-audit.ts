@@ -47,7 +47,11 @@ export function audit(dialect: DialectName): Migration {
         ['audit_entries_object', ['account_id', 'object_type', 'object_id', 'time', 'id']],
         ['audit_entries_actor', ['account_id', 'actor_key', 'time', 'id']],
       ] as const) {
-        await db.schema.createIndex(name).on('audit_entries').columns([...columns]).execute();
+        await db.schema
+          .createIndex(name)
+          .on('audit_entries')
+          .columns([...columns])
+          .execute();
       }
     },
     async down(db: Kysely<unknown>) {

@@ -18,11 +18,17 @@ export function MainNav({
   accountId,
   global,
   sections: open,
+  audit,
 }: {
   accountId: AccountId;
   global: boolean;
   /** The sections the principal may open (lib/permissions.ts); the others are not offered. */
   sections: readonly Section[];
+  /**
+   * The audit log (extension `audit.list`) is offered: the server says who is calling (the
+   * reference server's `caller.get`, which the same extensions bring) and that they may read it.
+   */
+  audit: boolean;
 }) {
   const target = accountId ?? (global ? lastAccount() : null);
   return (
@@ -35,6 +41,21 @@ export function MainNav({
               <NavLink to={sectionPath(target, section)}>{label}</NavLink>
             </li>
           ))}
+        {audit && (
+          <li>
+            <NavLink
+              to={
+                target === null
+                  ? global
+                    ? '/accounts/audit'
+                    : '/audit'
+                  : `/a/${encodeURIComponent(target)}/audit`
+              }
+            >
+              Audit
+            </NavLink>
+          </li>
+        )}
         {global && (
           <li>
             <NavLink to="/accounts" end>
