@@ -48,7 +48,10 @@ const pageCeilingBytes: Record<string, number> = {
   // shell's Account link (item 5).
   // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-  'shell + held': 150_500,
+  // +0.45 since the extensions' operation tables load with their first call, each in a chunk of its
+  // own (src/api/extension-operations/): the held queue's is part of this page now, −0.33 on every
+  // page that does not call an extension.
+  'shell + held': 151_000,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
