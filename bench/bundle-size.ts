@@ -13,9 +13,11 @@ export const initialJsBudgetBytes = 120_000;
  * The signed-in shell before its first paint. Over the 120 kB of issue #5 since it reads who is
  * signed in and the contract's permission table before painting (issue 17 item 2: the navigation
  * shows only what the person may open) and gained the phone menu and the Held section; TanStack
- * Query's core (about 8 kB) now loads with it. A ceiling to win back, not a new budget.
+ * Query's core (about 8 kB) now loads with it; +0.1 for the audit log's navigation item and the
+ * loaders of the extensions' operation tables (issue 26 item 4). A ceiling to win back, not a new
+ * budget.
  */
-export const appShellCeilingBytes = 123_000;
+export const appShellCeilingBytes = 123_100;
 
 /** Every page's JavaScript, shell included, gzip (issue 17 item 9). */
 export const pageJsBudgetBytes = 150_000;

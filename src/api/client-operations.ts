@@ -12,11 +12,11 @@ import { Membership, MembershipCreate, MembershipUpdate } from './schemas/member
 import { Message, MessagePage, MessageQuery, MessageSend } from './schemas/message.ts';
 
 /** The extensions' tables, each loaded on the first call to one of its operations (api/client.ts). */
-export const EXTENSION_OPERATIONS: Record<string, () => Promise<Partial<Record<OperationName, OperationCall>>>> = {
-  'audit': () => import('./extension-operations/audit.ts').then((table) => table.OPERATIONS),
-  'held': () => import('./extension-operations/held.ts').then((table) => table.OPERATIONS),
-  'messages': () => import('./extension-operations/messages.ts').then((table) => table.OPERATIONS),
-  'requests': () => import('./extension-operations/requests.ts').then((table) => table.OPERATIONS),
+export const EXTENSION_OPERATIONS: Record<string, () => Promise<{ OPERATIONS: Partial<Record<OperationName, OperationCall>> }>> = {
+  'audit': () => import('./extension-operations/audit.ts'),
+  'held': () => import('./extension-operations/held.ts'),
+  'messages': () => import('./extension-operations/messages.ts'),
+  'requests': () => import('./extension-operations/requests.ts'),
 };
 
 /** What the client sends and reads of each operation of spec v2 (api/client.ts), and nothing else of its entry. */

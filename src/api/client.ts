@@ -13,8 +13,8 @@ import type { MessageQuery } from './schemas/message.ts';
 /** An extension's entry, its table loaded on the first call (test-support/browser-tables.ts). */
 async function extensionOperation(name: OperationName): Promise<OperationCall> {
   const load = EXTENSION_OPERATIONS[name.slice(0, name.indexOf('.'))];
-  const operation = load && (await load())[name];
-  if (!operation) throw new Error(`${name}: not in the client's tables (npx vitest run src/api/browser-tables.test.ts -u)`);
+  const operation = load && (await load()).OPERATIONS[name];
+  if (!operation) throw new Error(`no operation ${name}`);
   return operation;
 }
 

@@ -89,11 +89,11 @@ ${lines.join('\n')}
 
 export async function clientOperationsSource(): Promise<string> {
   const loaders = extensionGroups().map(
-    (group) => `  ${text(group)}: () => import('./extension-operations/${group}.ts').then((table) => table.OPERATIONS),`,
+    (group) => `  ${text(group)}: () => import('./extension-operations/${group}.ts'),`,
   );
   const extra = `
 /** The extensions' tables, each loaded on the first call to one of its operations (api/client.ts). */
-export const EXTENSION_OPERATIONS: Record<string, () => Promise<Partial<Record<OperationName, OperationCall>>>> = {
+export const EXTENSION_OPERATIONS: Record<string, () => Promise<{ OPERATIONS: Partial<Record<OperationName, OperationCall>> }>> = {
 ${loaders.join('\n')}
 };
 `;
