@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sealMessage } from 'mailauth';
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.ts';
+import type { ArcContext } from './outgoing/template.ts';
 
 /** A recipient the relay refused at RCPT TO, with its reply code (4xx: try later; 5xx: never). */
 export interface Refused {
@@ -15,12 +17,14 @@ export interface MailTransport {
    * Sends `raw` to `to` from `from` (the envelope); answers the recipients the relay refused (the
    * others took it). Throws when the transaction as a whole failed (connection, AUTH, MAIL FROM,
    * DATA). `key` names the transaction: a batch sent again after a crash comes with the same key
-   * (the sink overwrites its file; over SMTP the message keeps its Message-ID).
+   * (the sink overwrites its file; over SMTP the message keeps its Message-ID). `arc`: a copy of
+   * a post that came by SMTP, sealed with the DKIM key when there is one (issue 26 item 2).
    */
   send(
     envelope: { from: string; to: readonly string[] },
     raw: Buffer,
     key: string,
+    arc?: ArcContext | null,
   ): Promise<{ refused: Refused[] }>;
   close(): void;
   /** What the README and the start-up line call it: "smtp" or the sink's folder. */
@@ -51,7 +55,35 @@ const DKIM_HEADERS =
   'Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:' +
   'List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
-/** SMTP_URL set: nodemailer over a pool of connections, DKIM-signed when configured. */
+/**
+ * The list's ARC set on one copy of a post that came by SMTP (issue 26 item 2, RFC 8617 §5.1),
+ * made with the DKIM key: ARC-Authentication-Results carries what verification found when the
+ * post came in, ARC-Message-Signature signs this copy (each member's is their own), ARC-Seal the
+ * chain, after the sets the post came with. A receiver that trusts the list reads there that the
+ * author's DKIM or SPF passed before the list changed the message. A copy that cannot be sealed
+ * goes out unsealed: the seal is advice, the delivery is not.
+ */
+async function sealed(
+  raw: Buffer,
+  arc: ArcContext,
+  dkim: NonNullable<MailConfig['dkim']>,
+): Promise<Buffer> {
+  const chained = Buffer.concat([arc.chain, raw]);
+  try {
+    const seal = await sealMessage(chained, {
+      signingDomain: dkim.domainName,
+      selector: dkim.keySelector,
+      privateKey: dkim.privateKey,
+      cv: arc.cv,
+      authResults: arc.results,
+    });
+    return seal.length === 0 ? raw : Buffer.concat([seal, chained]);
+  } catch {
+    return raw;
+  }
+}
+
+/** SMTP_URL set: nodemailer over a pool of connections, DKIM-signed and ARC-sealed when configured. */
 export function smtpTransport(config: MailConfig & { smtpUrl: string }): MailTransport {
   let transporter: ReturnType<typeof nodemailer.createTransport>;
   try {
@@ -65,13 +97,15 @@ export function smtpTransport(config: MailConfig & { smtpUrl: string }): MailTra
     // error says what is wrong without it (SECURITY.md 39).
     throw new Error('Invalid configuration: SMTP_URL is not a URL nodemailer can use');
   }
+  const { dkim } = config;
   return {
     description: 'smtp',
-    async send(envelope, raw) {
+    async send(envelope, raw, _key, arc) {
       try {
         const info: unknown = await transporter.sendMail({
           envelope: { from: envelope.from, to: [...envelope.to] },
-          raw,
+          // Sealed first, then DKIM-signed by nodemailer as it goes.
+          raw: dkim && arc ? await sealed(raw, arc, dkim) : raw,
         });
         return { refused: refusalsOf(info) };
       } catch (error) {
