@@ -3,8 +3,10 @@ import { authenticate, dkimSign, dkimVerify, sealMessage, type DNSResolver } fro
 import type { AddressObject } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HeldPage } from '../api/schemas/held.ts';
+import { Contact } from '../api/schemas/contact.ts';
 import { List } from '../api/schemas/list.ts';
 import { MessagePage } from '../api/schemas/message.ts';
+import { queueDigests } from './mail/digest.ts';
 import { createDnsResolver } from './mail/dns-resolver.ts';
 import { dnsOptionsFor } from './test/dns-server.ts';
 import { describeEachDialect } from './test/harness.ts';
@@ -23,6 +25,7 @@ describeEachDialect('DMARC: From rewritten for p=reject and p=quarantine', (dial
   let rig: MailRig;
   const domain = 'acme.example';
   const member = 'bob@members.example';
+  const reader = 'dora@members.example';
   const keys: Record<string, string> = {};
 
   /** A key pair whose public half `selector._domainkey.<signer>` publishes. */
@@ -72,6 +75,13 @@ describeEachDialect('DMARC: From rewritten for p=reject and p=quarantine', (dial
       form: { emails: [member], lists: ['community', 'answered', 'rewritten', 'moderated'] },
     });
     expect(contact.status, contact.body).toBe(200);
+    const digestReader = await rig.server.request('POST', '/api/2/contacts/', {
+      form: { emails: [reader] },
+    });
+    const membership = await rig.server.request('POST', '/api/2/membership/', {
+      form: { contact: String(Contact.parse(digestReader.json).id), list: 'community', digest: true },
+    });
+    expect(membership.status, membership.body).toBe(200);
   });
   afterAll(() => rig.close());
 
@@ -123,6 +133,15 @@ describeEachDialect('DMARC: From rewritten for p=reject and p=quarantine', (dial
     expect(copy.parsed.cc).toBeUndefined();
     const kept = await archived('Rejecting domain');
     expect([kept?.from_phrase, kept?.from_address]).toEqual(['Anne Person', 'anne@strict.example']);
+  });
+
+  it('keeps the author in the digest: only the members’ own copies are rewritten', async () => {
+    await post('strict.example', 'community', 'Read in the digest');
+    const mark = await rig.mark();
+    expect(await queueDigests(rig.server.database.db, rig.server.clock.now())).toBe(1);
+    const digest = (await rig.sentSince(mark)).find((mail) => mail.to.includes(reader));
+    expect(digest?.parsed.text).toContain('From: Anne Person <anne@strict.example>');
+    expect(digest?.parsed.text).toContain('Read in the digest');
   });
 
   it('rewrites a p=quarantine author’s post the same way', async () => {
@@ -212,13 +231,16 @@ describeEachDialect('DMARC: From rewritten for p=reject and p=quarantine', (dial
     expect((await received(plain)).arc).toMatchObject({ status: { result: 'pass' } });
   });
 
-  it('continues the ARC chain a post came with: the list’s set is i=2, cv=pass, and the chain verifies', async () => {
-    // Anne's own server signs, a forwarder (relay.example) seals it (ARC i=1) and sends it on.
+  /**
+   * Anne's own server signs, a forwarder (relay.example) seals it (ARC i=1) and sends it on to the
+   * list; `tamper` changes the body after the seal, which breaks the forwarder's set.
+   */
+  const forward = async (subject: string, tamper = false): Promise<SunkMail> => {
     const message = [
       'From: Anne Person <anne@strict.example>',
       `To: community@${domain}`,
-      'Subject: Forwarded to the list',
-      'Message-ID: <forwarded@strict.example>',
+      `Subject: ${subject}`,
+      `Message-ID: <${subject.replace(/\W/g, '-')}@strict.example>`,
       'Date: Sun, 29 Nov 2026 10:00:00 +0000',
       '',
       'Hello members.',
@@ -239,19 +261,38 @@ describeEachDialect('DMARC: From rewritten for p=reject and p=quarantine', (dial
     });
     expect(seal.length).toBeGreaterThan(0);
     const mark = await rig.mark();
+    const raw = `${seal.toString()}${signed}`;
     await rig.client.sendMail({
       envelope: { from: 'forwarder@relay.example', to: `community@${domain}` },
-      raw: `${seal.toString()}${signed}`,
+      raw: tamper ? raw.replace('Hello members.', 'Hello, changed.') : raw,
     });
-    const copy = copyOf(await rig.sentSince(mark), 'Forwarded to the list');
+    return copyOf(await rig.sentSince(mark), subject);
+  };
+  /** `[i, cv]` of each ARC-Seal of a copy. */
+  const sealsOf = (copy: SunkMail) =>
+    [...copy.raw.toString().matchAll(/^ARC-Seal:[\s\S]*?(?=\r\n\S)/gm)].map(
+      ([field]) => /\bi=(\d+);.*\bcv=(\w+)/s.exec(field.replace(/\s+/g, ' '))?.slice(1, 3),
+    );
+
+  it('continues the ARC chain a post came with: the list’s set is i=2, cv=pass, and the chain verifies', async () => {
+    const copy = await forward('Forwarded to the list');
     expect(mailboxes(copy.parsed.from)).toEqual([
       `Anne Person via Community <community@${domain}>`,
     ]);
-    const seals = [...copy.raw.toString().matchAll(/^ARC-Seal:[\s\S]*?(?=\r\n\S)/gm)].map(
-      ([field]) => /\bi=(\d+);.*\bcv=(\w+)/s.exec(field.replace(/\s+/g, ' '))?.slice(1, 3),
-    );
+    const seals = sealsOf(copy);
     expect(seals).toEqual(expect.arrayContaining([['1', 'none'], ['2', 'pass']]));
     expect(seals).toHaveLength(2);
     expect((await received(copy)).arc).toMatchObject({ status: { result: 'pass' } });
+  });
+
+  it('does not continue a chain that failed validation: that copy goes out unsealed, still signed', async () => {
+    const copy = await forward('Broken on the way', true);
+    expect(sealsOf(copy)).toEqual([]);
+    expect(copy.raw.toString()).not.toMatch(/^ARC-/im);
+    const resolver = createDnsResolver(dnsOptionsFor(rig.dns)) as DNSResolver;
+    const { results } = await dkimVerify(copy.raw, { resolver, strict: true });
+    expect(results.map((result) => [result.signingDomain, result.status.result])).toEqual([
+      [domain, 'pass'],
+    ]);
   });
 });

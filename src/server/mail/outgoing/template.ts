@@ -37,7 +37,7 @@ export interface PostTemplate {
  */
 export interface ArcContext {
   results: ReceivedAuthentication['results'];
-  cv: ReceivedAuthentication['arc'];
+  cv: Exclude<ReceivedAuthentication['arc'], 'fail'>;
   chain: Buffer;
 }
 
@@ -116,8 +116,14 @@ export async function buildPostTemplate(
   };
 }
 
-/** The ARC header fields a message came with, its chain to continue; none when it had no chain. */
-function arcContext(received: ReceivedAuthentication, source: ParsedMail | null): ArcContext {
+/**
+ * The ARC header fields a message came with, its chain to continue; none when it had no chain. A
+ * chain that failed validation is not continued (null: no seal), as mailauth's own sealing does
+ * not: a seal with `cv=fail` tells a receiver nothing it can use, and the broken sets are the
+ * sender's header fields copied into every member's copy.
+ */
+function arcContext(received: ReceivedAuthentication, source: ParsedMail | null): ArcContext | null {
+  if (received.arc === 'fail') return null;
   const lines =
     received.arc === 'none'
       ? []
