@@ -178,6 +178,24 @@ describeEachDialect('lists (spec §2.4, §4.4)', (dialect) => {
       expect((await server.request('GET', url('full'))).json).toEqual(updated.json);
     });
 
+    it('takes the munge_from_always extension on POST and PUT, false by default (issue 26 item 2)', async () => {
+      const created = await create({ name: 'munged', munge_from_always: true });
+      expect(created.status, created.body).toBe(200);
+      expect(asList(created).munge_from_always).toBe(true);
+      const updated = await server.request('PUT', url('munged'), {
+        form: { munge_from_always: false, subject_prefix: '[m]' },
+      });
+      expect(updated.status, updated.body).toBe(200);
+      expect(asList(await server.request('GET', url('munged')))).toMatchObject({
+        munge_from_always: false,
+        subject_prefix: '[m]',
+      });
+      const refused = await server.request('PUT', url('munged'), {
+        form: { munge_from_always: ['1', '0'] },
+      });
+      expect(refused.status).toBe(400);
+    });
+
     it('changes only the supplied fields on PUT (spec §1 rule 6)', async () => {
       await create({ name: 'partial', ...FULL });
       const before = asList(await server.request('GET', url('partial')));
