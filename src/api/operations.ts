@@ -34,6 +34,7 @@ import {
   AdministratorUpdate,
   RetrievedKey,
 } from './schemas/administrator.ts';
+import { AuditPage, AuditQuery } from './schemas/audit.ts';
 import { Caller } from './schemas/caller.ts';
 import {
   Contact,
@@ -134,6 +135,8 @@ const membershipModerators = ['membership'] as const;
 /** Whoever may read a message may see its images and delete it. */
 const messageReaders = ['messages', 'approval'] as const;
 const superadmin = ['superadmin'] as const;
+/** Spec §2.6 `audit`: "View audit logs". */
+const auditors = ['audit'] as const;
 const accountManagers = ['account'] as const;
 const administratorFields = ['key_expiry'] as const;
 const planFields = ['max_contacts', 'ccid'] as const;
@@ -145,6 +148,9 @@ const HELD_QUEUE =
 
 const REQUEST_QUEUE =
   'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
+
+const AUDIT_LOG =
+  "the audit log that spec §2.6's `audit` permission (\"View audit logs\") names and spec v2 gives no way to read: every change made through the API, the command line, the members' pages and mail, with when, who, from where, the object and each field's old and new value (never a secret's), newest first, filtered by time, actor, list, object and operation, paged by keyset";
 
 /** Keyed `resource.action`. */
 export const OPERATIONS = {
@@ -205,6 +211,8 @@ export const OPERATIONS = {
   'requests.reject': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome, anyOf: membershipModerators },
   'requests.discard': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome, anyOf: membershipModerators },
   'requests.bulk': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome, anyOf: membershipModerators },
+
+  'audit.list': { extension: AUDIT_LOG, method: 'GET', path: '/audit/', query: AuditQuery, response: AuditPage, anyOf: auditors },
 
   'caller.get': {
     extension:

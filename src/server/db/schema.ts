@@ -419,3 +419,37 @@ export interface OAuthRefreshTokensTable {
   /** Set once, atomically, when the token is rotated; a second use revokes the grant (SECURITY.md 5). */
   used_at: string | null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The audit log (issue 26 item 4; migration 2026-11-29T0600-audit). Merged into `Database` above.
+// ---------------------------------------------------------------------------------------------
+
+export interface Database {
+  audit_entries: AuditEntriesTable;
+}
+
+/** One change of an object, append-only (src/server/audit/); never a secret's value. */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  /** null: the group's (accounts, global administrators). */
+  account_id: number | null;
+  /** ISO 8601, the server's clock. */
+  time: string;
+  actor_type: 'administrator' | 'address' | 'system';
+  actor_id: number | null;
+  actor_name: string | null;
+  /** `actor_name` in lower case, for the actor filter. */
+  actor_key: string | null;
+  /** The IP address the change came from, when known. */
+  address: string | null;
+  service: 'api' | 'cli' | 'web' | 'mail' | 'system';
+  operation: string;
+  object_type: string;
+  object_id: string | null;
+  list_id: number | null;
+  list_name: string | null;
+  /** JSON array of {field, old?, new?, secret?}. */
+  changes: Generated<string>;
+  /** JSON object. */
+  details: Generated<string>;
+}

@@ -14,6 +14,7 @@ export const SCOPES = [
   'users:write',
   'accounts:read',
   'accounts:write',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -30,6 +31,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'users:write': 'Create, change and delete administrators and their API keys',
   'accounts:read': 'Read the accounts of the group',
   'accounts:write': 'Create, change and delete accounts of the group',
+  'audit:read': 'Read the audit log: who changed what, when and from where',
 };
 
 export function isScope(value: string): value is Scope {

@@ -4,6 +4,7 @@ import type { List, ListCreate, ListUpdate } from '../../api/schemas/list.ts';
 import { hashPassword } from '../auth/keys.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, forbidden, notFound } from '../http/http-error.ts';
@@ -153,12 +154,14 @@ export async function updateListAnswering(
   input: ListUpdate,
   meter: CostMeter,
   membersAs: MembersAs,
+  /** The write's own transaction, which records it in the audit log (http/audited-write.ts). */
+  commit: UnitOfWork = (work) => db.transaction().execute(work),
 ): Promise<List | JsonText> {
   if (membersAs === 'ids') {
     const found = await writableList(db, account.id, principal, name);
     await meter.reserveUpTo(1 + ((await memberCounts(db, account.id, [found.id])).get(found.id) ?? 0));
   }
-  const row = await db.transaction().execute((trx) => updateList(trx, account, principal, name, input));
+  const row = await commit((trx) => updateList(trx, account, principal, name, input));
   if (membersAs === 'count')
     return toCountedList(row, (await memberCounts(db, account.id, [row.id])).get(row.id) ?? 0);
   return listWithMembers(db, account, row);
@@ -217,10 +220,12 @@ export async function deleteList(
   accountId: number,
   principal: Principal,
   name: string,
+  /** The last step's transaction, which records the delete in the audit log (http/audited-write.ts). */
+  commit: UnitOfWork = (work) => db.transaction().execute(work),
 ): Promise<void> {
   const found = await writableList(db, accountId, principal, name);
   await deleteListContents(db, found.id);
-  await db.transaction().execute(async (trx) => {
+  await commit(async (trx) => {
     // As it is now: renamed meanwhile, its new name is the one other lists hold.
     const row = await findListById(trx, accountId, found.id);
     if (!row) return;

@@ -21,6 +21,7 @@ export const TEST_DATES = [
  */
 export const DATE_SENSITIVE_TESTS = [
   'accounts.test.ts',
+  'audit-log.test.ts',
   'held.test.ts',
   'lists.test.ts',
   'mail-digest.test.ts',
@@ -49,6 +50,9 @@ export const DATE_SENSITIVE_TESTS = [
 
 /** Server test files that read or set a date and still need no other date, each with why. */
 export const DATE_BLIND_TESTS: Record<string, string> = {
+  'audit-recording.test.ts':
+    'sets its own date (the last day of a month, late) and checks each entry’s time against it',
+  'audit-secrets.test.ts': 'searches the entries for secrets: their times play no part',
   'cli.test.ts': 'the CLI, and the server it checks keys on, run on the machine’s clock',
   'mail-secrets.test.ts': '`serve` runs as a process, on the machine’s clock',
   'demo.test.ts': 'the demo writes its messages and keys with the machine’s clock (demo/demo.ts)',
