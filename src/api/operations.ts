@@ -104,6 +104,8 @@ export const EXTENSION_FIELDS = {
   ccid: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
   contacts_count:
     "a list's number of members, answered instead of their ids when asked (`contacts=count`, LIST_QUERY_EXTENSIONS)",
+  munge_from_always:
+    "a list setting: every post goes out From the list, its author in Reply-To (or Cc), not only posts whose domain publishes DMARC p=reject or p=quarantine (issue 26 item 2), for lists whose members' servers refuse mail From a domain that did not send it",
 } as const;
 
 export type ExtensionField = keyof typeof EXTENSION_FIELDS;
@@ -138,6 +140,8 @@ const auditors = ['audit'] as const;
 const accountManagers = ['account'] as const;
 const administratorFields = ['key_expiry'] as const;
 const planFields = ['max_contacts', 'ccid'] as const;
+/** A list's own extension settings (LIST_EXTENSION_SETTINGS), answered wherever a list is. */
+const listFields = ['munge_from_always'] as const;
 
 const HELD_QUEUE =
   'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
@@ -166,10 +170,10 @@ export const OPERATIONS = {
   'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership, anyOf: ['membership', 'contact'] },
   'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody, anyOf: ['membership', 'contact'] },
 
-  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true, anyOf: listReaders, extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
-  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List, anyOf: listReaders, extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
-  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List, anyOf: ['list'] },
-  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List, anyOf: ['list', 'list_settings'], extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
+  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true, anyOf: listReaders, extensionFields: ['contacts_count', ...listFields], extensionQuery: ['contacts'] },
+  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List, anyOf: listReaders, extensionFields: ['contacts_count', ...listFields], extensionQuery: ['contacts'] },
+  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List, anyOf: ['list'], extensionFields: listFields },
+  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List, anyOf: ['list', 'list_settings'], extensionFields: ['contacts_count', ...listFields], extensionQuery: ['contacts'] },
   'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody, anyOf: ['list'] },
 
   'messages.list': { section: '4.5', method: 'GET', path: '/messages/', query: MessageQuery, response: MessagePage, anyOf: messageReaders },

@@ -21,6 +21,7 @@ export interface Database {
   memberships: MembershipsTable;
   messages: MessagesTable;
   message_sources: MessageSourcesTable;
+  message_authentication: MessageAuthenticationTable;
   notices: NoticesTable;
   outbox: OutboxTable;
   rate_counters: RateCountersTable;
@@ -202,6 +203,8 @@ export interface HeldMessagesTable {
   html_deflated: Buffer | null;
   /** 1 when it authenticated for its From domain: only then may a rejection answer it. */
   answerable: Generated<number>;
+  /** What sender verification found, JSON (mail/received-authentication.ts); null: nothing checked. */
+  received_authentication: string | null;
 }
 
 export interface OutboxTable {
@@ -250,6 +253,15 @@ export interface NoticesTable {
 export interface MessageSourcesTable {
   message_id: number;
   raw: string;
+}
+
+/**
+ * What sender verification found for an archived message that came by SMTP (migration
+ * 2026-11-29T0900): JSON (mail/received-authentication.ts), read by the fan-out.
+ */
+export interface MessageAuthenticationTable {
+  message_id: number;
+  received: string;
 }
 
 /** The installation's keys, made once (migration 2026-11-29T0000). */

@@ -9,6 +9,7 @@ import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, forbidden, notFound } from '../http/http-error.ts';
 import { JsonText } from '../http/json-text.ts';
+import { withoutFields } from '../http/spec-only.ts';
 import {
   selectAdministratorListLimits,
   setAdministratorListLimits,
@@ -70,9 +71,12 @@ export async function getLists(
     return rows.map((row) => toCountedList(row, counts.get(row.id) ?? 0));
   await meter.reserveUpTo(rows.length + sum(counts.values()));
   const members = await memberRefs(db, account, ids);
-  const lists = rows.map((row) => listJson(row, members.get(row.id)));
   const returned = sum([...members.values()].map((member) => member.count));
-  return new JsonText(`[${lists.join(',')}]`, rows.length + returned);
+  const text = (hidden?: readonly string[]) =>
+    `[${rows.map((row) => listJson(row, members.get(row.id), hidden)).join(',')}]`;
+  return new JsonText(text(), rows.length + returned, (hidden) =>
+    new JsonText(text(hidden), rows.length + returned),
+  );
 }
 
 /** Spec §4.4 get one. A list outside the principal's limit is as absent as an unknown one. */
@@ -98,7 +102,10 @@ async function listWithMembers(
   row: ListRow,
 ): Promise<JsonText> {
   const members = (await memberRefs(db, account, [row.id])).get(row.id);
-  return new JsonText(listJson(row, members), 1 + (members?.count ?? 0));
+  const objects = 1 + (members?.count ?? 0);
+  return new JsonText(listJson(row, members), objects, (hidden) =>
+    new JsonText(listJson(row, members, hidden), objects),
+  );
 }
 
 /** Spec §4.4 create: at minimum `name`, unique within the account. */
@@ -274,12 +281,14 @@ function assertMayWrite(principal: Principal, name: string): void {
 
 /**
  * Spec §2.4 as JSON, its `contacts` the JSON text the database built: a million ids are copied
- * into the answer, never handled one by one on the server's thread (SECURITY.md 29).
+ * into the answer, never handled one by one on the server's thread (SECURITY.md 29). `hidden`:
+ * extension settings left out (`EXTENSIONS=off`).
  */
-function listJson(row: ListRow, members: MemberRefs | undefined): string {
+function listJson(row: ListRow, members: MemberRefs | undefined, hidden: readonly string[] = []): string {
   const { id, name, created } = toList(row, []);
   const head = JSON.stringify({ id, name, created });
-  return `${head.slice(0, -1)},"contacts":${members?.json ?? '[]'},${JSON.stringify(settingsOf(row)).slice(1)}`;
+  const settings = withoutFields(settingsOf(row), hidden);
+  return `${head.slice(0, -1)},"contacts":${members?.json ?? '[]'},${JSON.stringify(settings).slice(1)}`;
 }
 
 function sum(values: Iterable<number>): number {

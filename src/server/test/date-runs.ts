@@ -61,6 +61,7 @@ export const DATE_BLIND_TESTS: Record<string, string> = {
   'archive-pass.test.ts': 'fixed dates, no server',
   'archive-scale.test.ts': 'a manual clock from a fixed date; measures pages, prints, asserts no time',
   'mail-stall.test.ts': 'elapsed time only: how long a GET waits beside a message being read',
+  'mail-dmarc.test.ts': 'one digest collected at the server’s clock, whatever day it is; no window',
   'mail/outgoing/template.test.ts': 'a fixed date: the copy of a post, no clock',
   'mail/verp.test.ts': 'a fixed date: signed return paths, no server',
   'services/provisioning.test.ts': 'fixed dates, no clock',
