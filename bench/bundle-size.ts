@@ -53,7 +53,8 @@ const pageCeilingBytes: Record<string, number> = {
   // +0.45 since the extensions' operation tables load with their first call, each in a chunk of its
   // own (src/api/extension-operations/): the held queue's is part of this page now, −0.33 on every
   // page that does not call an extension.
-  'shell + held': 151_000,
+  // +0.1 for the source as received, on demand (held-source.tsx, issue 27 item 3).
+  'shell + held': 151_100,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,

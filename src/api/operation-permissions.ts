@@ -44,6 +44,7 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'accounts.delete': { anyOf: ['account'], global: true },
   'held.list': { anyOf: ['approval'] },
   'held.get': { anyOf: ['approval'] },
+  'held.source': { anyOf: ['approval'] },
   'held.approve': { anyOf: ['approval'] },
   'held.reject': { anyOf: ['approval'] },
   'held.discard': { anyOf: ['approval'] },

@@ -45,7 +45,7 @@ import {
   type CONTACT_QUERY_EXTENSIONS,
 } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
-import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
+import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject, HeldSource } from './schemas/held.ts';
 import { RequestBulk, RequestBulkOutcome, RequestOutcome, RequestPage, RequestQuery, RequestReject } from './schemas/request.ts';
 import {
   List,
@@ -201,6 +201,7 @@ export const OPERATIONS = {
 
   'held.list': { extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage, anyOf: moderators },
   'held.get': { extension: HELD_QUEUE, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail, anyOf: moderators },
+  'held.source': { extension: HELD_QUEUE, method: 'GET', path: '/held/:id/source/', query: NoQuery, response: HeldSource, anyOf: moderators },
   'held.approve': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome, anyOf: moderators },
   'held.reject': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome, anyOf: moderators },
   'held.discard': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome, anyOf: moderators },

@@ -95,6 +95,7 @@ export const OPERATION_POLICY = {
 
   'held.list': read('messages:read'),
   'held.get': read('messages:read'),
+  'held.source': read('messages:read'),
   // The held queue's writes touch no key or account but empty the cache, as every write outside
   // the address book and the messages does: they are rare, so it costs a reload now and then.
   'held.approve': authWrite('messages:write'),

@@ -301,6 +301,7 @@ export async function prepareCall(
     case 'held.list':
       return { references: false };
     case 'held.get':
+    case 'held.source':
       return { pathId: seed.heldId, references: false };
     case 'held.approve':
     case 'held.reject':
