@@ -20,9 +20,7 @@ export function HeldSourceView({ accountId, id }: { accountId: AccountId; id: Id
       ) : source.isError ? (
         <ErrorMessage error={source.error} onRetry={() => void source.refetch()} />
       ) : (
-        <pre className="held-headers-text">
-          {source.data.source}
-        </pre>
+        <pre className="held-headers-text">{source.data.source}</pre>
       )}
     </details>
   );
