@@ -7,6 +7,7 @@ import { Administrator, AdministratorCollection, AdministratorCreate, Administra
 import { Caller } from './schemas/caller.ts';
 import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
+import { CustomField, FieldCollection, FieldCreate, FieldDeleted, FieldUpdate } from './schemas/field.ts';
 import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
 import { List, ListCollection, ListCreate, ListQuery, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
@@ -60,5 +61,9 @@ export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
   'requests.reject': { method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome },
   'requests.discard': { method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome },
   'requests.bulk': { method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome },
+  'fields.list': { method: 'GET', path: '/fields/', query: NoQuery, response: FieldCollection, collection: true },
+  'fields.create': { method: 'POST', path: '/fields/', body: FieldCreate, response: CustomField },
+  'fields.update': { method: 'PUT', path: '/fields/:id/', body: FieldUpdate, response: CustomField },
+  'fields.delete': { method: 'DELETE', path: '/fields/:id/', response: FieldDeleted },
   'caller.get': { method: 'GET', path: '/caller/', query: NoQuery, response: Caller },
 };

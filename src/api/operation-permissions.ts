@@ -53,5 +53,9 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'requests.reject': { anyOf: ['membership'] },
   'requests.discard': { anyOf: ['membership'] },
   'requests.bulk': { anyOf: ['membership'] },
+  'fields.list': { anyOf: ['contact', 'membership'] },
+  'fields.create': { anyOf: ['general_settings'] },
+  'fields.update': { anyOf: ['general_settings'] },
+  'fields.delete': { anyOf: ['general_settings'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

@@ -18,6 +18,7 @@ import { contactSearchAccountIndex } from './migrations/2026-11-25T0300-contact-
 import { documentVersions } from './migrations/2026-11-26T0000-document-versions.ts';
 import { contactSearchShortTerms } from './migrations/2026-11-27T0000-contact-search-short-terms.ts';
 import { members } from './migrations/2026-11-29T0000-members.ts';
+import { customFieldValuesIndex } from './migrations/2026-11-29T0700-custom-field-values-index.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -39,6 +40,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-26T0000-document-versions': documentVersions(dialect),
     '2026-11-27T0000-contact-search-short-terms': contactSearchShortTerms(dialect),
     '2026-11-29T0000-members': members(dialect),
+    '2026-11-29T0700-custom-field-values-index': customFieldValuesIndex,
   };
 }
 
