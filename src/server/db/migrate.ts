@@ -19,6 +19,7 @@ import { documentVersions } from './migrations/2026-11-26T0000-document-versions
 import { contactSearchShortTerms } from './migrations/2026-11-27T0000-contact-search-short-terms.ts';
 import { members } from './migrations/2026-11-29T0000-members.ts';
 import { customFieldValuesIndex } from './migrations/2026-11-29T0700-custom-field-values-index.ts';
+import { administratorMail } from './migrations/2026-11-29T0710-administrator-mail.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -41,6 +42,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-27T0000-contact-search-short-terms': contactSearchShortTerms(dialect),
     '2026-11-29T0000-members': members(dialect),
     '2026-11-29T0700-custom-field-values-index': customFieldValuesIndex,
+    '2026-11-29T0710-administrator-mail': administratorMail(dialect),
   };
 }
 

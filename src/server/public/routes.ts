@@ -28,6 +28,7 @@ import { MemberPage, MEMBER_ACTIONS, type MemberAction } from './pages/member-pa
 import { MessagePage } from './pages/message-page.ts';
 import { OneClickPage } from './pages/one-click-page.ts';
 import { applyMemberAction } from './member-actions.ts';
+import { registerPasswordRoutes } from './password/password-routes.ts';
 import { readPublicForm } from './read-form.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./kit/pages.css', import.meta.url), 'utf8');
@@ -185,6 +186,8 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       );
     });
   });
+
+  registerPasswordRoutes(app, deps);
 }
 
 function send(
