@@ -97,6 +97,7 @@ function sectionRoutes(): RouteObject[] {
       lazy: page(() => import('./routes/administrators.tsx')),
       ErrorBoundary: RouteError,
     },
+    { path: 'fields', lazy: page(() => import('./routes/fields.tsx')), ErrorBoundary: RouteError },
   ];
 }
 

@@ -4,9 +4,12 @@ import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.
 import type { AccountId } from '../../lib/api-client.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
-// The held queue's reader (and the contract's schemas with it) loads after the shell's first
-// paint: the shell itself reads nothing of the queue (bench/bundle-size.ts, the shell's budget).
-const HeldCount = lazy(() => import('./held-count.tsx').then((m) => ({ default: m.HeldCount })));
+// The held queue's reader (and the contract's schemas with it) and the Custom fields item, offered
+// only where the server has custom fields (extension `fields.*`), load after the shell's first
+// paint: the shell itself reads nothing of either (bench/bundle-size.ts, the shell's budget).
+const navParts = () => import('./nav-parts.tsx');
+const HeldCount = lazy(() => navParts().then((m) => ({ default: m.HeldCount })));
+const FieldsNavItem = lazy(() => navParts().then((m) => ({ default: m.FieldsNavItem })));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -54,6 +57,9 @@ export function MainNav({
               </NavLink>
             </li>
           ))}
+        <Suspense fallback={null}>
+          <FieldsNavItem accountId={target} global={global} />
+        </Suspense>
         {ownAccount && (
           <li>
             <NavLink to="/account" end>

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { NavLink } from 'react-router';
+import type { AccountId } from '../../../lib/api-client.ts';
+import { usePermissions } from '../../../lib/permissions.ts';
+import { fieldQueries } from '../api/field-queries.ts';
+
+/** `/fields` of an account key, `/a/<id>/fields` of a global principal (as sections are). */
+export function fieldsPath(accountId: AccountId): string {
+  return accountId === null ? '/fields' : `/a/${encodeURIComponent(accountId)}/fields`;
+}
+
+/**
+ * The navigation's Custom fields item: only where the server offers the `fields.*` extension (the
+ * list, one object a field, read once and shared with the page) and the principal may read it.
+ */
+export function FieldsNavItem({ accountId, global }: { accountId: AccountId; global: boolean }) {
+  const powers = usePermissions();
+  // A global principal off an account's pages has no account to read the fields of.
+  const reachable = !(global && accountId === null) && powers.may('fields.list');
+  const fields = useQuery({ ...fieldQueries.list(accountId), enabled: reachable });
+  if (!reachable || !fields.data?.supported) return null;
+  return (
+    <li>
+      <NavLink to={fieldsPath(accountId)}>Custom fields</NavLink>
+    </li>
+  );
+}
