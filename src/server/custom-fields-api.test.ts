@@ -83,6 +83,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
         id: anyNumber,
         name: 'Shoe size',
         identifier: 'shoe',
+        key: 'shoe',
         contacts: 2,
         administrators: 2,
       },
@@ -90,6 +91,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
         id: anyNumber,
         name: 'Pronouns',
         identifier: null,
+        key: 'Pronouns',
         contacts: 1,
         administrators: 2,
       },
@@ -158,6 +160,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
       id: anyNumber,
       name: 'Shoe size',
       identifier: 'shoe',
+      key: 'shoe',
       contacts: 0,
     });
     // A superadmin also learns who a name already limits (limit_metadata may name any field).
@@ -174,6 +177,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
     );
     expect(vip).toMatchObject({
       identifier: null,
+      key: 'vip',
       administrators: [{ limited: true }],
     });
     // The contacts show it at once, "" where unset (spec §2.1).
@@ -221,7 +225,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
         403,
       ),
     ).toMatch(/limit_lists/);
-    expect((await list(key)).map((field) => field.identifier ?? field.name)).toEqual(['shoe', 'vip']);
+    expect((await list(key)).map((field) => field.key)).toEqual(['shoe', 'vip']);
   });
 
   it('renames a field: values stay, contacts show the new key at once, limit_metadata follows', async () => {
@@ -253,6 +257,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
     expect(renamed).toMatchObject({
       name: 'Shoe size',
       identifier: 'shoe_size',
+      key: 'shoe_size',
       contacts: 1,
     });
     expect(renamed.administrators?.length).toBe(2);
@@ -341,7 +346,7 @@ describeEachDialect('custom fields extension (issue 27 item 1)', (dialect) => {
       expectStatus(await server.request('DELETE', fieldUrl(shoe.id), { key }), 200),
     );
     expect(answer.success).toBe(1);
-    expect(answer.field).toMatchObject({ id: shoe.id, identifier: 'shoe', contacts: 1201 });
+    expect(answer.field).toMatchObject({ id: shoe.id, key: 'shoe', contacts: 1201 });
     expect(answer.field.administrators?.map((a) => a.limited)).toEqual([true, true]);
 
     const read = readContact(await server.request('GET', contactUrl(first.id), { key }));

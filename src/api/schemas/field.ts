@@ -6,7 +6,7 @@ import { Id, readOnly } from '../primitives.ts';
  * Reference-server extension (operations.ts `fields.*`): the account's custom contact fields (spec
  * §2.1 `<custom field>`), which spec v2 shows on every contact but gives no way to define, rename
  * or delete. A field has a `name` and an optional `identifier`; contacts and `limit_metadata`
- * (spec §2.6) name it by its identifier if defined, otherwise by its name.
+ * (spec §2.6) name it by its identifier if defined, otherwise by its name: its `key`.
  */
 
 /** An administrator whose `limit_metadata` (spec §2.6) names a field. */
@@ -27,10 +27,11 @@ export type FieldAdministrator = z.infer<typeof FieldAdministrator>;
 export const CustomField = z.looseObject({
   id: Id,
   name: z.string(),
-  /** Contacts and limit_metadata name the field by it, else by its name (spec §2.1, §2.6). */
   identifier: z.nullable(z.string()),
+  /** How contacts and limit_metadata name it: the identifier, else the name (spec §2.1, §2.6). */
+  key: z.string(),
   /** How many contacts of the account have a value for it. */
-  contacts: z.number(),
+  contacts: z.int().check(z.nonnegative()),
   /**
    * The account's administrators whose `limit_metadata` names it; only for a caller who may read
    * administrators (spec §4.6: superadmin), absent otherwise.
@@ -44,44 +45,42 @@ export const FieldCollection = z.array(CustomField);
 
 /** A field's name: any text but none of spec §2.1's standard fields (the server refuses those). */
 export const FIELD_NAME_MAX_LENGTH = ID_MAX_LENGTH;
-export const FieldName = z
-  .string()
-  .check(
-    z.minLength(1, 'is required'),
-    z.maxLength(FIELD_NAME_MAX_LENGTH, `has at most ${FIELD_NAME_MAX_LENGTH} characters`),
-  );
+export const FieldName = z.string().check(
+  z.minLength(1, 'is required'),
+  z.maxLength(FIELD_NAME_MAX_LENGTH, `has at most ${FIELD_NAME_MAX_LENGTH} characters`),
+  z.refine((name) => name.trim() === name, 'cannot start or end with a space'),
+);
 
-/**
- * An identifier follows the list-name rules (spec §8), so it is safe as a form field's name; the
- * empty string is none, as null is.
- */
+/** An identifier follows the list-name rules (spec §8), so it is safe as a form field's name. */
 export const FieldIdentifier = z
   .string()
   .check(
     z.maxLength(NAME_MAX_LENGTH, `has at most ${NAME_MAX_LENGTH} characters`),
-    z.refine(
-      (identifier) => identifier === '' || NAME_PATTERN.test(identifier),
-      'may hold only letters, digits, underscore, period and hyphen',
-    ),
+    z.regex(NAME_PATTERN, 'may hold only letters, digits, underscore, period and hyphen'),
   );
 
-/**
- * Defines a field: a name, and an identifier or none (null or the empty string). Anything else
- * sent (`contacts`, `administrators`, a field read and sent back) is ignored and named.
- */
-export const FieldCreate = z.strictObject({
+const readOnlyFields = {
   id: readOnly(),
+  key: readOnly('is read-only: it is the identifier, else the name'),
+  contacts: readOnly(),
+  administrators: readOnly('is read-only: set limit_metadata on the administrator (spec §2.6)'),
+};
+
+/** Defines a field: a name, and an identifier or none (null, sent as the empty string in a form). */
+export const FieldCreate = z.strictObject({
+  ...readOnlyFields,
   name: FieldName,
   identifier: z.nullish(FieldIdentifier),
 });
 export type FieldCreate = z.infer<typeof FieldCreate>;
 
 /**
- * Renames a field: its name, its identifier (null or the empty string removes it), or both. Its
- * values stay; administrators' limit_metadata entries naming it follow its new key.
+ * Renames a field: its name, its identifier (null, sent as the empty string in a form, removes
+ * it), or both. Its
+ * values stay; administrators' limit_metadata entries naming it follow the new key.
  */
 export const FieldUpdate = z.strictObject({
-  id: readOnly(),
+  ...readOnlyFields,
   name: z.optional(FieldName),
   identifier: z.nullish(FieldIdentifier),
 });

@@ -54,7 +54,7 @@ export async function createCustomField(
   db: Kysely<Database>,
   input: { accountId: number; name: string; identifier?: string | null },
 ): Promise<CustomField> {
-  const keys = fieldKeys(input.name, input.identifier);
+  const keys = fieldKeys(input.name.trim(), input.identifier);
   const fields = await findFieldsByAccount(db, input.accountId);
   if (fields.length >= FIELDS_MAX)
     throw badRequest(`name: an account has at most ${FIELDS_MAX} custom fields`);
@@ -236,6 +236,7 @@ function present(
     id: field.id,
     name: field.name,
     identifier: field.identifier,
+    key: fieldKey(field),
     contacts,
   };
   if (limits !== null)
@@ -295,12 +296,10 @@ async function visibleField(
  * (spec §2.1), so they must not shadow a standard field; an identifier follows the list-name rules.
  */
 function fieldKeys(
-  typed: string,
+  name: string,
   identifier: string | null | undefined,
 ): { name: string; identifier: string | null } {
   const id = identifier == null || identifier === '' ? null : identifier;
-  // Spaces around a name are none of it (a CSV header, a name typed in the CLI).
-  const name = typed.trim();
   if (name === '' || name.length > FIELD_NAME_MAX_LENGTH)
     throw badRequest(`name: needs 1 to ${FIELD_NAME_MAX_LENGTH} characters`);
   if (id !== null && (id.length > NAME_MAX_LENGTH || !NAME_PATTERN.test(id)))

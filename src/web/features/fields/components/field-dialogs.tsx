@@ -8,7 +8,6 @@ import { useDefineField, useDeleteField, useRenameField } from '../api/field-mut
 import {
   administratorLabel,
   formValuesOf,
-  keyOf,
   toCreateInput,
   toUpdateInput,
 } from '../model/field-form.ts';
@@ -50,7 +49,7 @@ export function DefineFieldDialog({
         onSubmit={(values) =>
           define.mutateAsync(toCreateInput(values)).then((field) => {
             close();
-            onDone(`Defined ${field.name}: contacts show it as “${keyOf(field)}”.`);
+            onDone(`Defined ${field.name}: contacts show it as “${field.key}”.`);
           })
         }
         onCancel={close}
@@ -106,7 +105,7 @@ export function RenameFieldDialog({
               }
               return rename.mutateAsync({ id: field.id, input }).then((renamed) => {
                 close();
-                onDone(`Saved ${renamed.name}: contacts show it as “${keyOf(renamed)}”.`);
+                onDone(`Saved ${renamed.name}: contacts show it as “${renamed.key}”.`);
               });
             }}
             onCancel={close}

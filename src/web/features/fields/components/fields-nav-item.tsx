@@ -1,13 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { NavLink } from 'react-router';
+import { sectionPath } from '../../../lib/account-scope.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { usePermissions } from '../../../lib/permissions.ts';
 import { fieldQueries } from '../api/field-queries.ts';
-
-/** `/fields` of an account key, `/a/<id>/fields` of a global principal (as sections are). */
-export function fieldsPath(accountId: AccountId): string {
-  return accountId === null ? '/fields' : `/a/${encodeURIComponent(accountId)}/fields`;
-}
 
 /**
  * The navigation's Custom fields item: only where the server offers the `fields.*` extension (the
@@ -21,7 +17,7 @@ export function FieldsNavItem({ accountId, global }: { accountId: AccountId; glo
   if (!reachable || !fields.data?.supported) return null;
   return (
     <li>
-      <NavLink to={fieldsPath(accountId)}>Custom fields</NavLink>
+      <NavLink to={sectionPath(accountId, 'fields')}>Custom fields</NavLink>
     </li>
   );
 }

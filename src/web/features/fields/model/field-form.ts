@@ -9,9 +9,12 @@ import {
 
 /**
  * The field form's values: the contract's own rules for a name and an identifier (the form and
- * the server agree), the identifier as typed ('' for none).
+ * the server agree), the identifier as typed ('' for none, sent as null).
  */
-export const FieldFormValues = z.object({ name: FieldName, identifier: FieldIdentifier });
+export const FieldFormValues = z.object({
+  name: FieldName,
+  identifier: z.union([z.literal(''), FieldIdentifier]),
+});
 export type FieldFormValues = z.infer<typeof FieldFormValues>;
 
 /** The fields of the form a server's refusal may name (`name: …`, `identifier: …`). */
@@ -35,9 +38,12 @@ export function toUpdateInput(field: CustomField, values: FieldFormValues): Fiel
   return input;
 }
 
-/** The key contacts and limit_metadata name a field by: its identifier, else its name (§2.1). */
-export function keyOf(field: { name: string; identifier: string | null }): string {
-  return field.identifier === null || field.identifier === '' ? field.name : field.identifier;
+/**
+ * The key a field being typed will have, said before it is saved (a saved field's is `key`, from
+ * the server): its identifier, else its name (spec §2.1, §2.6).
+ */
+export function keyOf(values: FieldFormValues): string {
+  return values.identifier === '' ? values.name : values.identifier;
 }
 
 /** How the page names an administrator: a person's username, a key's description. */
