@@ -329,7 +329,7 @@ const HINTS = {
   // A new person has no password to keep: without one they cannot sign in until given one.
   newPassword: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: they cannot sign in until they are given one.`,
   // The reference server's welcome email carries a link to choose one (issue 27 item 4).
-  newPasswordOrLink: `Optional: leave it empty and they choose their own with the welcome email's link. Else at least ${String(PASSWORD_MIN_LENGTH)} characters, handed over in person or by phone.`,
+  newPasswordOrLink: `Optional: leave it empty and they choose their own with the welcome email’s link. Else at least ${String(PASSWORD_MIN_LENGTH)} characters, handed over in person or by phone.`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
 

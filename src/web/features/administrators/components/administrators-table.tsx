@@ -37,6 +37,7 @@ export function AdministratorsTable({
 }) {
   const administrators = useQuery(administratorQueries.list(accountId));
   const [creating, setCreating] = useState(false);
+  const [status, setStatus] = useState('');
   const [acting, setActing] = useState<{ action: Action; administrator: Administrator } | null>(
     null,
   );
@@ -104,6 +105,9 @@ export function AdministratorsTable({
           New administrator
         </button>
       </div>
+      <p role="status" className={status ? 'notice' : undefined}>
+        {status}
+      </p>
       {content}
       {expiryUnreported && (
         <p className="hint">
@@ -117,6 +121,7 @@ export function AdministratorsTable({
         open={creating}
         onClose={() => setCreating(false)}
         onKeyCreated={(administrator) => setActing({ action: 'key', administrator })}
+        onPersonCreated={setStatus}
       />
       <EditAdministratorDialog
         accountId={accountId}

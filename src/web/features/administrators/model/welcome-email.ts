@@ -32,3 +32,21 @@ export function welcomeEmailText(state: {
     note: `They get an email at their username with a link to choose their own password; it works once, for ${String(state.linkDays)} days.`,
   };
 }
+
+/**
+ * What the page says once a person is created: where their way in went. The reference server
+ * mails the link only when no password was given (its caller.get says it does).
+ */
+export function createdNote(state: {
+  username: string;
+  linkDays: number | null;
+  send: boolean;
+  passwordGiven: boolean;
+}): string {
+  const created = `Created ${state.username}.`;
+  if (!state.send) return created;
+  if (state.linkDays === null)
+    return `${created} The server was asked to send them its welcome email.`;
+  if (state.passwordGiven) return `${created} Give them their password in person or by phone.`;
+  return `${created} A welcome email with a link to choose their password is on its way to ${state.username}; the link works once, for ${String(state.linkDays)} days.`;
+}
