@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { ID_MAX_LENGTH, NAME_MAX_LENGTH, NAME_PATTERN } from '../constants.ts';
-import { Id, readOnly } from '../primitives.ts';
+import { ID_MAX_LENGTH } from '../constants.ts';
+import { Id, ListName, readOnly } from '../primitives.ts';
 
 /**
  * Reference-server extension (operations.ts `fields.*`): the account's custom contact fields (spec
@@ -52,12 +52,7 @@ export const FieldName = z.string().check(
 );
 
 /** An identifier follows the list-name rules (spec §8), so it is safe as a form field's name. */
-export const FieldIdentifier = z
-  .string()
-  .check(
-    z.maxLength(NAME_MAX_LENGTH, `has at most ${NAME_MAX_LENGTH} characters`),
-    z.regex(NAME_PATTERN, 'may hold only letters, digits, underscore, period and hyphen'),
-  );
+export const FieldIdentifier = ListName;
 
 const readOnlyFields = {
   id: readOnly(),

@@ -7,9 +7,7 @@ import { usePermissions } from '../../lib/permissions.ts';
 // The held queue's reader (and the contract's schemas with it) and the Custom fields item, offered
 // only where the server has custom fields (extension `fields.*`), load after the shell's first
 // paint: the shell itself reads nothing of either (bench/bundle-size.ts, the shell's budget).
-const navParts = () => import('./nav-parts.tsx');
-const HeldCount = lazy(() => navParts().then((m) => ({ default: m.HeldCount })));
-const FieldsNavItem = lazy(() => navParts().then((m) => ({ default: m.FieldsNavItem })));
+const NavPart = lazy(() => import('./nav-parts.tsx').then((m) => ({ default: m.NavPart })));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -51,14 +49,14 @@ export function MainNav({
                 {label}
                 {section === 'held' && (
                   <Suspense fallback={null}>
-                    <HeldCount accountId={target} />
+                    <NavPart part="held-count" accountId={target} global={global} />
                   </Suspense>
                 )}
               </NavLink>
             </li>
           ))}
         <Suspense fallback={null}>
-          <FieldsNavItem accountId={target} global={global} />
+          <NavPart part="fields" accountId={target} global={global} />
         </Suspense>
         {ownAccount && (
           <li>

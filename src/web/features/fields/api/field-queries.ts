@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import { callExtension } from '../../../lib/extensions.ts';
-import { rootKeys } from '../../../lib/query-keys.ts';
 
 /**
  * The reference server's custom fields (extension `fields.*`, read by whoever reads contacts).
@@ -9,7 +8,7 @@ import { rootKeys } from '../../../lib/query-keys.ts';
  * the extension (lib/extensions.ts): the page is not offered there. One object a field (spec §8).
  */
 export const fieldQueries = {
-  all: rootKeys.fields,
+  all: (accountId: AccountId) => [accountId, 'fields'] as const,
   list: (accountId: AccountId) =>
     queryOptions({
       queryKey: [...fieldQueries.all(accountId), 'list'] as const,
