@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ReactElement } from 'react';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../api/constants.ts';
 import {
   PASSWORD_PATH,
@@ -9,7 +8,7 @@ import {
 import { hashPassword } from '../../auth/keys.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import { HttpError } from '../../http/http-error.ts';
-import { renderDocument } from '../kit/html.ts';
+import { sendPage } from '../kit/reply.ts';
 import { readPublicForm } from '../read-form.ts';
 import {
   PasswordLinkInvalidPage,
@@ -76,12 +75,4 @@ function problemOf(password: string, confirm: string): PasswordProblem | null {
   if (confirm !== password)
     return { field: 'confirm', message: 'The two passwords differ: type the same one twice.' };
   return null;
-}
-
-function sendPage(reply: FastifyReply, status: number, page: ReactElement): FastifyReply {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(renderDocument(page));
 }
