@@ -17,6 +17,17 @@ export const FieldForm = lazyForm(() =>
   import('./field-form.tsx').then((module) => module.FieldForm),
 );
 
+/** A dialog's form: whether it holds changes, and closing, which forgets the last answer. */
+function useFormDialog(mutation: { reset: () => void }, onClose: () => void) {
+  const [dirty, setDirty] = useState(false);
+  const close = () => {
+    mutation.reset();
+    setDirty(false);
+    onClose();
+  };
+  return { dirty, setDirty, close };
+}
+
 /** What the page says once a change is saved (its status line). */
 export type Done = (message: string) => void;
 
@@ -33,12 +44,7 @@ export function DefineFieldDialog({
   onDone: Done;
 }) {
   const define = useDefineField(accountId);
-  const [dirty, setDirty] = useState(false);
-  const close = () => {
-    define.reset();
-    setDirty(false);
-    onClose();
-  };
+  const { dirty, setDirty, close } = useFormDialog(define, onClose);
   return (
     <Dialog open={open} onClose={close} title="Define a custom field" dirty={dirty}>
       <FieldForm
@@ -58,25 +64,18 @@ export function DefineFieldDialog({
   );
 }
 
-/** Renames a field (`fields.update`): values stay, the limits that name it follow. */
-export function RenameFieldDialog({
-  accountId,
-  field,
-  onClose,
-  onDone,
-}: {
+/** A dialog about one field, open while `field` is not null. */
+interface FieldDialogProps {
   accountId: AccountId;
   field: CustomField | null;
   onClose: () => void;
   onDone: Done;
-}) {
+}
+
+/** Renames a field (`fields.update`): values stay, the limits that name it follow. */
+export function RenameFieldDialog({ accountId, field, onClose, onDone }: FieldDialogProps) {
   const rename = useRenameField(accountId);
-  const [dirty, setDirty] = useState(false);
-  const close = () => {
-    rename.reset();
-    setDirty(false);
-    onClose();
-  };
+  const { dirty, setDirty, close } = useFormDialog(rename, onClose);
   return (
     <Dialog
       open={field !== null}
@@ -120,22 +119,9 @@ export function RenameFieldDialog({
  * Deletes a field (`fields.delete`) after saying what goes with it: every contact's value, and the
  * field from every administrator's limit_metadata. With values, its name is typed to confirm.
  */
-export function DeleteFieldDialog({
-  accountId,
-  field,
-  onClose,
-  onDone,
-}: {
-  accountId: AccountId;
-  field: CustomField | null;
-  onClose: () => void;
-  onDone: Done;
-}) {
+export function DeleteFieldDialog({ accountId, field, onClose, onDone }: FieldDialogProps) {
   const remove = useDeleteField(accountId);
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
+  const { close } = useFormDialog(remove, onClose);
   const limited = field?.administrators?.filter((administrator) => administrator.limited) ?? [];
   return (
     <ConfirmDialog

@@ -95,7 +95,7 @@ export function FieldsPage({ accountId }: { accountId: AccountId }) {
                       </button>
                       <button
                         type="button"
-                        className="button small"
+                        className="button small danger"
                         onClick={() => setActing({ action: 'delete', field })}
                       >
                         Delete<span className="visually-hidden"> {field.name}</span>
