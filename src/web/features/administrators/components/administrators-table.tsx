@@ -105,7 +105,8 @@ export function AdministratorsTable({
           New administrator
         </button>
       </div>
-      <p role="status" className={status ? 'notice' : undefined}>
+      {/* Said when it changes (a live region present before), and no status while empty. */}
+      <p aria-live="polite" className={status ? 'notice' : undefined}>
         {status}
       </p>
       {content}

@@ -135,7 +135,8 @@ export function FieldsPage({ accountId }: { accountId: AccountId }) {
           define, rename or delete one.
         </p>
       )}
-      <p role="status" className={status ? 'notice' : undefined}>
+      {/* Said when it changes (a live region present before), and no status while empty. */}
+      <p aria-live="polite" className={status ? 'notice' : undefined}>
         {status}
       </p>
       {content}
