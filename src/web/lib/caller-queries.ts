@@ -39,13 +39,13 @@ export const callerQueries = {
           const { apiFor } = await import('./api-client.ts');
           const answer = await callExtension(() => apiFor(null).call('caller.get', { signal }));
           if (!answer.supported) return { supported: false, ...UNKNOWN };
-          const { address, administrator, account, welcome_email } = answer.value;
+          // The answer as read (its welcome_email too), the entry null when it names none.
+          const caller = answer.value;
           return {
+            ...UNKNOWN,
+            ...caller,
             supported: true,
-            address,
-            administrator: administrator ?? null,
-            account,
-            welcome_email,
+            administrator: caller.administrator ?? null,
           };
         } catch (error) {
           if (error instanceof DOMException && error.name === 'AbortError') throw error;
