@@ -17,7 +17,9 @@ export const initialJsBudgetBytes = 120_000;
  * loaders of the extensions' operation tables (issue 26 item 4). A ceiling to win back, not a new
  * budget.
  */
-export const appShellCeilingBytes = 123_100;
+// +0.1 for the Custom fields item (its navigation part loads lazily with the Held count) and the
+// welcome email's details in the caller's read (issue 27 items 1 and 4).
+export const appShellCeilingBytes = 123_200;
 
 /** Every page's JavaScript, shell included, gzip (issue 17 item 9). */
 export const pageJsBudgetBytes = 150_000;
@@ -46,6 +48,8 @@ const pageCeilingBytes: Record<string, number> = {
   // API) and a message's HTML tab loads the sanitizer when it shows.
   'shell + accounts-administrators': pageJsBudgetBytes,
   'shell + administrators': pageJsBudgetBytes,
+  // The custom fields (issue 27 item 1): its form loads when a dialog opens.
+  'shell + fields': pageJsBudgetBytes,
   // +0.3 kB at most: undo, the bulk count, the sender rule's offer (issue 27 item 3) and the
   // shell's Account link (item 5).
   // +0.2 kB on every page that reads the API: the client's operation table carries the join and
@@ -54,7 +58,9 @@ const pageCeilingBytes: Record<string, number> = {
   // own (src/api/extension-operations/): the held queue's is part of this page now, −0.33 on every
   // page that does not call an extension.
   // +0.1 for the source as received, on demand (held-source.tsx, issue 27 item 3).
-  'shell + held': 151_100,
+  // +0.3 at most for the shell's Custom fields item and the welcome email's details (issue 27
+  // items 1 and 4); the fields' schemas load with their page (src/api/extension-operations/).
+  'shell + held': 151_350,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
@@ -63,7 +69,9 @@ const pageCeilingBytes: Record<string, number> = {
   // +0.3 more: the member just added is a link to them, a removal is said (issue 27 item 6).
   // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-  'shell + list-members': 150_800,
+  // +0.3 at most for the shell's Custom fields item and the welcome email's details (issue 27
+  // items 1 and 4); the fields' schemas load with their page (src/api/extension-operations/).
+  'shell + list-members': 150_850,
   // And since the contacts table's virtualizer loads with the first page of more than 100 rows.
   // +0.3 kB at most: a list-limited principal's scope (issue 27 item 2) and the shell's Held
   // count loader and Account item (items 3 and 5).
@@ -76,7 +84,9 @@ const pageCeilingBytes: Record<string, number> = {
   // (issue 27 items 7 and 3).
   // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-  'shell + messages': 150_500,
+  // +0.3 at most for the shell's Custom fields item and the welcome email's details (issue 27
+  // items 1 and 4); the fields' schemas load with their page (src/api/extension-operations/).
+  'shell + messages': 150_800,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9); +0.4 kB on every
   // page since answers are read by JSON type only, so that another API v2 server's lists,
   // accounts and administrators show (the contract's read settings, api/schemas/list.ts).

@@ -401,3 +401,16 @@ test('the Held page says the server does not offer a held queue', async ({ page,
   await expect(page.getByRole('heading', { level: 1, name: 'Held messages' })).toBeVisible();
   await expect(page.getByText('This server does not offer a held-message queue')).toBeVisible();
 });
+
+test('the Custom fields page says the server does not offer custom fields; the navigation does not offer it', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithContacts(server, 'fields', ['Ada']);
+  await signInWithKey(page, account.key, { path: '/fields' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Custom fields' })).toBeVisible();
+  await expect(page.getByText('This server does not offer custom field definitions')).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Custom fields' }),
+  ).toHaveCount(0);
+});

@@ -55,5 +55,9 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'requests.discard': { anyOf: ['membership'] },
   'requests.bulk': { anyOf: ['membership'] },
   'audit.list': { anyOf: ['audit'] },
+  'fields.list': { anyOf: ['contact', 'membership'] },
+  'fields.create': { anyOf: ['general_settings'] },
+  'fields.update': { anyOf: ['general_settings'] },
+  'fields.delete': { anyOf: ['general_settings'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

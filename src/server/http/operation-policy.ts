@@ -110,6 +110,15 @@ export const OPERATION_POLICY = {
   'requests.discard': write('contacts:write'),
   'requests.bulk': write('contacts:write'),
 
+  // Custom fields shape the address book: its scope. A rename or delete rewrites administrators'
+  // limit_metadata (which only follows the field: nobody gains access), so the auth cache goes,
+  // as after every write outside the address book (they are rare); a delete takes the field's
+  // values a chunk at a time before the field itself (SECURITY.md 29).
+  'fields.list': { ...read('contacts:read'), envelope: 'data' },
+  'fields.create': authWrite('contacts:write'),
+  'fields.update': authWrite('contacts:write'),
+  'fields.delete': { ...authWrite('contacts:write'), transaction: 'steps' },
+
   'users.list': { ...read('users:read'), envelope: 'data' },
   'users.get': read('users:read'),
   'users.create': authWrite('users:write'),

@@ -4,9 +4,10 @@ import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.
 import type { AccountId } from '../../lib/api-client.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
-// The held queue's reader (and the contract's schemas with it) loads after the shell's first
-// paint: the shell itself reads nothing of the queue (bench/bundle-size.ts, the shell's budget).
-const HeldCount = lazy(() => import('./held-count.tsx').then((m) => ({ default: m.HeldCount })));
+// The held queue's reader (and the contract's schemas with it) and the Custom fields item, offered
+// only where the server has custom fields (extension `fields.*`), load after the shell's first
+// paint: the shell itself reads nothing of either (bench/bundle-size.ts, the shell's budget).
+const NavPart = lazy(() => import('./nav-parts.tsx').then((m) => ({ default: m.NavPart })));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -54,12 +55,15 @@ export function MainNav({
                 {label}
                 {section === 'held' && (
                   <Suspense fallback={null}>
-                    <HeldCount accountId={target} />
+                    <NavPart part="held-count" accountId={target} global={global} />
                   </Suspense>
                 )}
               </NavLink>
             </li>
           ))}
+        <Suspense fallback={null}>
+          <NavPart part="fields" accountId={target} global={global} />
+        </Suspense>
         {ownAccount && (
           <li>
             <NavLink to="/account" end>
