@@ -21,6 +21,7 @@ import { members } from './migrations/2026-11-29T0000-members.ts';
 import { heldAnswerable } from './migrations/2026-11-29T0200-held-answerable.ts';
 import { heldStoredOnce } from './migrations/2026-11-29T0210-held-stored-once.ts';
 import { archive } from './migrations/2026-11-29T0500-archive.ts';
+import { bounces } from './migrations/2026-11-29T0800-bounces.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -45,6 +46,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-29T0200-held-answerable': heldAnswerable,
     '2026-11-29T0210-held-stored-once': heldStoredOnce(dialect),
     '2026-11-29T0500-archive': archive(dialect),
+    '2026-11-29T0800-bounces': bounces,
   };
 }
 
