@@ -4,6 +4,7 @@ import type { OperationCall, OperationName } from './operations.ts';
 import { NoQuery, SuccessBody } from './primitives.ts';
 import { AccountCollection, AccountCreate, AccountDetail, AccountQuery, AccountUpdate } from './schemas/account.ts';
 import { Administrator, AdministratorCollection, AdministratorCreate, AdministratorUpdate, RetrievedKey } from './schemas/administrator.ts';
+import { BounceClearOutcome, BouncePage, BounceQuery } from './schemas/bounce.ts';
 import { Caller } from './schemas/caller.ts';
 import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
@@ -60,5 +61,7 @@ export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
   'requests.reject': { method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome },
   'requests.discard': { method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome },
   'requests.bulk': { method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome },
+  'bounces.list': { method: 'GET', path: '/bounces/', query: BounceQuery, response: BouncePage },
+  'bounces.clear': { method: 'POST', path: '/bounces/:id/clear/', response: BounceClearOutcome },
   'caller.get': { method: 'GET', path: '/caller/', query: NoQuery, response: Caller },
 };

@@ -53,5 +53,7 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'requests.reject': { anyOf: ['membership'] },
   'requests.discard': { anyOf: ['membership'] },
   'requests.bulk': { anyOf: ['membership'] },
+  'bounces.list': { anyOf: ['contact', 'membership'] },
+  'bounces.clear': { anyOf: ['contact', 'membership'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

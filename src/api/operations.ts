@@ -34,6 +34,7 @@ import {
   AdministratorUpdate,
   RetrievedKey,
 } from './schemas/administrator.ts';
+import { BounceClearOutcome, BouncePage, BounceQuery } from './schemas/bounce.ts';
 import { Caller } from './schemas/caller.ts';
 import {
   Contact,
@@ -139,6 +140,9 @@ const planFields = ['max_contacts', 'ccid'] as const;
 const HELD_QUEUE =
   'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
 
+const BOUNCES =
+  "the bounce state of addresses (issue 26, after Mailman 3's bounce score): spec v2 pauses an address (§2.2 `paused`) and names the `bounce` notifications (§2.6) but gives no way to see why an address is paused by its bounces (score, last bounce and reason, warnings) or to clear it and resume its delivery; kept off the spec's email object so its answers stay exactly spec v2's";
+
 const REQUEST_QUEUE =
   'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
 
@@ -201,6 +205,11 @@ export const OPERATIONS = {
   'requests.reject': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome, anyOf: membershipModerators },
   'requests.discard': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome, anyOf: membershipModerators },
   'requests.bulk': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome, anyOf: membershipModerators },
+
+  'bounces.list': { extension: BOUNCES, method: 'GET', path: '/bounces/', query: BounceQuery, response: BouncePage, anyOf: contactReaders },
+  // Resuming an address reaches every list it is on, as a spec §4.2 update of `paused` does; a
+  // membership manager may clear it too (Mailman's list owners re-enable a member).
+  'bounces.clear': { extension: BOUNCES, method: 'POST', path: '/bounces/:id/clear/', response: BounceClearOutcome, anyOf: ['contact', 'membership'] },
 
   'caller.get': {
     extension:

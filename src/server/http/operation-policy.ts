@@ -109,6 +109,10 @@ export const OPERATION_POLICY = {
   'requests.discard': write('contacts:write'),
   'requests.bulk': write('contacts:write'),
 
+  // An address's bounce state is the address book's, as spec §4.2's `paused` is.
+  'bounces.list': read('contacts:read'),
+  'bounces.clear': write('contacts:write'),
+
   'users.list': { ...read('users:read'), envelope: 'data' },
   'users.get': read('users:read'),
   'users.create': authWrite('users:write'),

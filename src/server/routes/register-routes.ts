@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import type { AppDeps } from '../http/app-deps.ts';
 import { registerAccountsRoutes } from './accounts.routes.ts';
+import { registerBouncesRoutes } from './bounces.routes.ts';
 import { registerCallerRoutes } from './caller.routes.ts';
 import { registerContactsRoutes } from './contacts.routes.ts';
 import { registerEmailsRoutes } from './emails.routes.ts';
@@ -22,6 +23,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerMessagesRoutes(app, deps);
   registerHeldRoutes(app, deps);
   registerRequestsRoutes(app, deps);
+  registerBouncesRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
   registerCallerRoutes(app, deps);

@@ -11,6 +11,8 @@ const IGNORED_TABLES = new Set([
   // A contentless FTS5 table cannot be read row by row; its shadow tables (`_data`, `_idx`), which
   // hold the whole index, are compared instead.
   'contact_search_grams',
+  // The same for the archive's search (migration 2026-11-29T0500).
+  'message_search',
 ]);
 /**
  * Columns derived from other rows that the server rewrites on its own: the background renderer
@@ -78,6 +80,7 @@ export async function accountSnapshot(db: Kysely<Database>, accountId: number): 
     db.selectFrom('notices').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('member_requests').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('mail_tokens').selectAll().where('account_id', '=', accountId).execute(),
+    db.selectFrom('email_bounces').selectAll().where('account_id', '=', accountId).execute(),
   ]);
   return JSON.stringify(parts.map(canonical));
 }

@@ -7,6 +7,7 @@ import { Contact } from '../../api/schemas/contact.ts';
 import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
 import type { TestResponse, TestServer } from './harness.ts';
+import { insertBounceState } from './bounce-fixtures.ts';
 import { insertHeldMessage } from './held-fixtures.ts';
 import { insertWaitingRequest } from './request-fixtures.ts';
 import { imageHost } from '../../gateway/test/image-host.ts';
@@ -28,6 +29,7 @@ export type Resource =
   | 'messages'
   | 'held'
   | 'requests'
+  | 'bounces'
   | 'users'
   | 'accounts'
   | 'caller';
@@ -141,6 +143,8 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     address: `requester@${tag}.example`,
     now: server.clock.now(),
   });
+  const bounced = { accountId, emailId: Number(email.id), tag, now: server.clock.now() };
+  await insertBounceState(server.database.db, bounced);
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
   return {
@@ -318,6 +322,14 @@ export async function prepareCall(
     }
     case 'requests.bulk':
       return { form: { action: 'discard', ids: [await freshRequest(server, seed)] }, references: true };
+    case 'bounces.list':
+      return { references: false };
+    case 'bounces.clear': {
+      // Something to clear at every call: the suites check that a clear that succeeds changed it.
+      const emailId = Number(seed.emailId);
+      await insertBounceState(server.database.db, { accountId: seed.accountId, emailId, tag, now: server.clock.now() });
+      return { pathId: seed.emailId, references: false };
+    }
     case 'users.get':
       return { pathId: seed.userId, references: false };
     case 'users.create':
