@@ -56,6 +56,7 @@ export const DATE_BLIND_TESTS: Record<string, string> = {
   'archive.test.ts': 'a manual clock from a fixed date: the links’ and passes’ hours are its own',
   'archive-pass.test.ts': 'fixed dates, no server',
   'archive-scale.test.ts': 'a manual clock from a fixed date; measures pages, prints, asserts no time',
+  'mail-bounces.test.ts': 'a stepped clock from a fixed date: the days it counts and skips are its own',
   'mail-stall.test.ts': 'elapsed time only: how long a GET waits beside a message being read',
   'mail/outgoing/template.test.ts': 'a fixed date: the copy of a post, no clock',
   'mail/verp.test.ts': 'a fixed date: signed return paths, no server',

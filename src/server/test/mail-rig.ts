@@ -58,7 +58,10 @@ export async function startMailRig(
     db: server.database.db,
     transport,
     batchSize: 50,
+    // The server's clock: the VERP tokens' expiry and the bounces the relay refuses (issue 26).
+    now: () => server.clock.now().getTime(),
     publicOrigin: () => 'https://lists.test',
+    ...(options.listener?.bounces ? { bounces: options.listener.bounces } : {}),
   });
   const smtpIn = await startSmtpIn({
     host: '127.0.0.1',
