@@ -67,17 +67,7 @@ describeEachDialect('bounces (issue 26)', (dialect) => {
     ((await server.request('GET', `/api/2/emails/${encodeURIComponent(address)}/`)).json as { paused: boolean })
       .paused;
 
-  const listsOf = async (address: string) =>
-    (
-      await server.database.db
-        .selectFrom('memberships')
-        .innerJoin('lists', 'lists.id', 'memberships.list_id')
-        .innerJoin('emails', 'emails.contact_id', 'memberships.contact_id')
-        .select('lists.name')
-        .where('emails.email_key', '=', address)
-        .orderBy('lists.name')
-        .execute()
-    ).map((row) => row.name);
+  const listsOf = (address: string) => rig.listsOf(address);
 
   /** The mail service's bounce timer (mail-service.ts), run once on the server's clock. */
   async function sweep() {

@@ -4,8 +4,8 @@ import {
   deleteBounceState,
   findBounceState,
   lockBounceState,
-  setPausedByBounces,
 } from '../repositories/bounces.repository.ts';
+import { setEmailPaused } from '../repositories/member-directory.repository.ts';
 
 /**
  * An administrator clears an address's bounces (extension `bounces.clear`, issue 26 item 1): the
@@ -20,7 +20,7 @@ export async function clearBounces(
   const state = await findBounceState(db, emailId);
   if (!state) return { cleared: false, resumed: false };
   const resumed = state.paused_at !== null;
-  if (resumed) await setPausedByBounces(db, emailId, false);
+  if (resumed) await setEmailPaused(db, emailId, false);
   await deleteBounceState(db, emailId);
   return { cleared: true, resumed };
 }

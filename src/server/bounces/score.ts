@@ -8,10 +8,9 @@ import {
   lockBounceState,
   noteBounceList,
   saveBounceState,
-  setPausedByBounces,
   type BounceRow,
 } from '../repositories/bounces.repository.ts';
-import { findMemberOfList } from '../repositories/member-directory.repository.ts';
+import { findMemberOfList, setEmailPaused } from '../repositories/member-directory.repository.ts';
 import { dayOf } from '../tokens/signed-link.ts';
 import { queuePauseNotice } from './bounce-mail.ts';
 import type { BounceKind, BounceReport } from './report.ts';
@@ -78,7 +77,7 @@ export async function recordBounce(
   // The first warning goes at the timer's next sweep (timer.ts), the rest an interval apart.
   state.due_at = at;
   await saveBounceState(db, state);
-  await setPausedByBounces(db, target.emailId, true);
+  await setEmailPaused(db, target.emailId, true);
   const lists = await listsOf(db, target.emailId);
   await queuePauseNotice(db, lists, member.email, state, settings, now);
   return 'paused';

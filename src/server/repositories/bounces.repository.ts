@@ -1,7 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { dialectOf } from '../db/dialect.ts';
 import type { Database, EmailBouncesTable } from '../db/schema.ts';
-import { noteChangedContacts } from './changed-contacts.ts';
 
 /** An address's bounce state (migration 2026-11-29T0800). */
 export type BounceRow = Selectable<EmailBouncesTable>;
@@ -93,21 +92,6 @@ export async function bounceListsOf(
     lists.set(row.email_id, of);
   }
   return lists;
-}
-
-/** Spec §2.2 `paused` of one address, with the contact noted for its document. */
-export async function setPausedByBounces(
-  db: Kysely<Database>,
-  emailId: number,
-  paused: boolean,
-): Promise<void> {
-  const rows = await db
-    .updateTable('emails')
-    .set({ paused: paused ? 1 : 0 })
-    .where('id', '=', emailId)
-    .returning('contact_id')
-    .execute();
-  noteChangedContacts(db, rows.map((row) => row.contact_id));
 }
 
 /**

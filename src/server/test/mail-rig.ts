@@ -30,6 +30,8 @@ export interface MailRig {
   mark(): Promise<number>;
   /** What went out since the mark (the outbox drained first). */
   sentSince(mark: number): Promise<SunkMail[]>;
+  /** The names of the lists the contact of `address` (lower case) is a member of, sorted. */
+  listsOf(address: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,17 @@ export async function startMailRig(
     async sentSince(mark) {
       await worker.drainAll();
       return sink.mails.slice(mark);
+    },
+    async listsOf(address) {
+      const rows = await server.database.db
+        .selectFrom('memberships')
+        .innerJoin('lists', 'lists.id', 'memberships.list_id')
+        .innerJoin('emails', 'emails.contact_id', 'memberships.contact_id')
+        .select('lists.name')
+        .where('emails.email_key', '=', address)
+        .orderBy('lists.name')
+        .execute();
+      return rows.map((row) => row.name);
     },
     async close() {
       client.close();
