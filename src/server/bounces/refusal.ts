@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { Refused } from '../mail/transport.ts';
 import { findEmailForLink } from '../repositories/member-directory.repository.ts';
 import { recordBounce, type BounceEffect } from './score.ts';
@@ -13,6 +14,7 @@ import type { BounceSettings } from './settings.ts';
  */
 export async function recordRefusal(
   db: Kysely<Database>,
+  unitOfWork: UnitOfWork,
   delivery: { listId: number; emailId: number },
   refused: Refused,
   now: Date,
@@ -22,7 +24,7 @@ export async function recordRefusal(
   const email = await findEmailForLink(db, delivery.emailId);
   if (!email) return null;
   const status = refused.status ?? null;
-  return db.transaction().execute((trx) =>
+  return unitOfWork((trx) =>
     recordBounce(
       trx,
       { accountId: email.account_id, listId: delivery.listId, emailId: email.id },

@@ -59,6 +59,7 @@ export async function startMail(
     now: () => clock.now().getTime(),
     publicOrigin,
     bounces: config.mail.bounces,
+    writes,
     onError,
   });
   worker.start();

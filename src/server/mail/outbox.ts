@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { recordRefusal } from '../bounces/refusal.ts';
 import { BOUNCE_DEFAULTS, type BounceSettings } from '../bounces/settings.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { settingsOf, type ListSettings } from '../repositories/lists.mapper.ts';
 import { findListForLinks } from '../repositories/member-directory.repository.ts';
 import {
@@ -83,6 +84,8 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** The bounce score's settings: a 5xx at RCPT TO counts as a bounce (issue 26). */
   bounces?: BounceSettings;
+  /** The writes' unit of work, for such a bounce (it may pause the address); a bare transaction by default. */
+  writes?: UnitOfWork;
   onError?: (error: unknown) => void;
 }
 
@@ -111,6 +114,7 @@ export class OutboxWorker {
       now: Date.now,
       concurrency: 8,
       bounces: BOUNCE_DEFAULTS,
+      writes: (job) => options.db.transaction().execute(job),
       ...options,
     };
   }
@@ -353,7 +357,8 @@ export class OutboxWorker {
   private async bounced(listId: number, emailId: number, refusal: Refused): Promise<void> {
     if (!permanent(refusal)) return;
     const now = new Date(this.options.now());
-    await recordRefusal(this.options.db, { listId, emailId }, refusal, now, this.options.bounces).catch(
+    const { db, writes } = this.options;
+    await recordRefusal(db, writes, { listId, emailId }, refusal, now, this.options.bounces).catch(
       (error: unknown) => this.options.onError?.(error),
     );
   }

@@ -56,8 +56,11 @@ export async function startMailRig(
     ...loadConfig({ SMTP_URL: sink.url }).mail,
     smtpUrl: sink.url,
   });
+  // The writes' unit of work, as `serve` builds it (mail-service.ts).
+  const writes = unitOfWork(server.database.db, storeChangedContactDocuments);
   const worker = new OutboxWorker({
     db: server.database.db,
+    writes,
     transport,
     batchSize: 50,
     // The server's clock: the VERP tokens' expiry and the bounces the relay refuses (issue 26).
@@ -77,7 +80,7 @@ export async function startMailRig(
     members: {
       db: server.database.db,
       publicOrigin: () => 'https://lists.test',
-      unitOfWork: unitOfWork(server.database.db, storeChangedContactDocuments),
+      unitOfWork: writes,
     },
   });
   const client = nodemailer.createTransport({
