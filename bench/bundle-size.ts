@@ -48,7 +48,9 @@ const pageCeilingBytes: Record<string, number> = {
   // shell's Account link (item 5).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + held': 150_500,
+  // +0.2 kB: the client's operation table carries the bounce state and its clear (bounces.*,
+  // issue 26 item 1), whose schemas load with the client.
+  'shell + held': 150_700,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
@@ -70,7 +72,9 @@ const pageCeilingBytes: Record<string, number> = {
   // (issue 27 items 7 and 3).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + messages': 150_500,
+  // +0.2 kB: the client's operation table carries the bounce state and its clear (bounces.*,
+  // issue 26 item 1), whose schemas load with the client.
+  'shell + messages': 150_700,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9); +0.4 kB on every
   // page since answers are read by JSON type only, so that another API v2 server's lists,
   // accounts and administrators show (the contract's read settings, api/schemas/list.ts).
@@ -95,7 +99,9 @@ const pageCeilingBytes: Record<string, number> = {
 'shell + list-settings': 173_100,
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + message-new': 164_800,
+  // +0.2 kB: the client's operation table carries the bounce state and its clear (bounces.*,
+  // issue 26 item 1), whose schemas load with the client.
+  'shell + message-new': 165_000,
 };
 
 interface ManifestChunk {
