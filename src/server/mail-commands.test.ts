@@ -16,17 +16,7 @@ describeEachDialect('mail commands (issue 25)', (dialect) => {
   const send = (mail: Parameters<MailRig['client']['sendMail']>[0]) => rig.client.sendMail(mail);
   const mailsTo = (mails: SunkMail[], address: string) =>
     mails.filter((m) => m.to.includes(address));
-  const listsOf = async (address: string) =>
-    (
-      await server.database.db
-        .selectFrom('memberships')
-        .innerJoin('lists', 'lists.id', 'memberships.list_id')
-        .innerJoin('emails', 'emails.contact_id', 'memberships.contact_id')
-        .select('lists.name')
-        .where('emails.email_key', '=', address)
-        .orderBy('lists.name')
-        .execute()
-    ).map((row) => row.name);
+  const listsOf = (address: string) => rig.listsOf(address);
   const confirmAddressIn = (mail: SunkMail | undefined) => mail?.parsed.replyTo?.value[0]?.address ?? '';
 
   beforeAll(async () => {

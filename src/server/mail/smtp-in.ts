@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { BOUNCE_DEFAULTS, type BounceSettings } from '../bounces/settings.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { CONNECTION_DEFAULTS, connectionGuard, type ConnectionLimits } from './connection-guard.ts';
@@ -38,6 +39,8 @@ export interface SmtpInOptions {
   limits?: ConnectionLimits;
   /** The members' side: the origin of links in its mails, and the writes' unit of work (issue 25). */
   members?: MembersSetup;
+  /** The bounce score's settings (issue 26); the defaults when not given. */
+  bounces?: BounceSettings;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -77,6 +80,9 @@ function keyOf(target: Target): string {
       return `postmaster ${target.account.id}`;
     case 'list-command':
       return `command ${target.list.id} ${target.command.suffix}`;
+    case 'list-bounces':
+      // Two deliveries' return paths are two bounces.
+      return `bounces ${target.list.id} ${target.token?.toLowerCase() ?? ''}`;
     default:
       return `${target.kind} ${target.list.id}`;
   }
@@ -89,6 +95,9 @@ function inboundTargets(targets: Iterable<Target>): InboundTargets {
     postmasters: all.flatMap((target) => (target.kind === 'postmaster' ? [target.account] : [])),
     commands: all.flatMap((target) =>
       target.kind === 'list-command' ? [{ list: target.list, address: target.command }] : [],
+    ),
+    bounces: all.flatMap((target) =>
+      target.kind === 'list-bounces' ? [{ list: target.list, token: target.token }] : [],
     ),
   };
 }
@@ -196,7 +205,8 @@ export async function startSmtpIn(
     if (
       targets.lists.length === 0 &&
       targets.postmasters.length === 0 &&
-      (targets.commands ?? []).length === 0
+      (targets.commands ?? []).length === 0 &&
+      (targets.bounces ?? []).length === 0
     )
       return null;
     const result = await processInbound(
@@ -208,6 +218,7 @@ export async function startSmtpIn(
       options.held ?? HELD_DEFAULTS,
       options.clock.now(),
       options.members,
+      options.bounces ?? BOUNCE_DEFAULTS,
     );
     // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
     if ('unreadable' in result)
