@@ -73,6 +73,19 @@ export async function receiveBounces(
   return outcomes;
 }
 
+/**
+ * Whether a VERP return path names a delivery of ours (SECURITY.md 42, 47): asked at RCPT TO, so
+ * that a forged or expired token is refused there (550: an SMTP 4xx would have the forger's MTA
+ * try again for days) and never reaches the pool.
+ */
+export async function bounceAddressHolds(
+  db: Kysely<Database>,
+  recipient: BounceRecipient & { token: string },
+  now: Date,
+): Promise<boolean> {
+  return typeof (await deliveryOf(db, recipient, now)) === 'object';
+}
+
 /** The delivery a bounce address names, or why it names none. */
 async function deliveryOf(
   db: Kysely<Database>,
