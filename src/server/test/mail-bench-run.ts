@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import { measureStall, stallRows } from './mail-stall-bench.ts';
+import { measureStall, stallRows, verdict } from './mail-stall-bench.ts';
 import { systemClock } from '../lib/clock.ts';
 import { personalParts } from '../mail/outgoing/personal.ts';
 import { buildPostTemplate, personalize } from '../mail/outgoing/template.ts';
@@ -137,7 +137,7 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
       const counts = await outboxCounts(db);
       rows.push([
         `deliver ${FAN_OUT.toLocaleString('en')} personal copies into the sink (a transaction each, issue 25; budget 60 s)`,
-        `${(FAN_OUT / outSeconds).toFixed(0)} deliveries/s (${outSeconds.toFixed(1)} s; sent ${counts.sent ?? 0})`,
+        `${(FAN_OUT / outSeconds).toFixed(0)} deliveries/s (${outSeconds.toFixed(1)} s; sent ${counts.sent ?? 0}): ${verdict(outSeconds <= 60 && counts.sent === FAN_OUT)}`,
       ]);
       // The baseline, measured here in the same run: the same fan-out as it went before issue 25,
       // one shared copy per 100 recipients in one transaction.
@@ -216,19 +216,47 @@ async function deliverSharedCopies(
   let sent = 0;
   let template: Awaited<ReturnType<typeof buildPostTemplate>> | null = null;
   for (;;) {
-    const batch = await claimBatch(db, Date.now(), 100, Date.now() + 60_000, (m) => `shared-${m}-${sent}`);
+    const batch = await claimBatch(
+      db,
+      Date.now(),
+      100,
+      Date.now() + 60_000,
+      (m) => `shared-${m}-${sent}`,
+    );
     if (!batch) return sent;
     if (!template) {
       const row = await findPostForDelivery(db, batch.messageId);
       if (!row) throw new Error('the bench message is gone');
       template = await buildPostTemplate(
-        { id: row.list_id, name: row.list_name, address: `${row.list_name}@crash.example`, settings: LIST_DEFAULTS },
-        { subject: row.subject, fromPhrase: row.from_phrase, fromAddress: row.from_address, messageId: row.message_id, contentPlain: row.content_plain, contentHtml: row.content_html },
+        {
+          id: row.list_id,
+          name: row.list_name,
+          address: `${row.list_name}@crash.example`,
+          settings: LIST_DEFAULTS,
+        },
+        {
+          subject: row.subject,
+          fromPhrase: row.from_phrase,
+          fromAddress: row.from_address,
+          messageId: row.message_id,
+          contentPlain: row.content_plain,
+          contentHtml: row.content_html,
+        },
         { now: new Date(), canLeave: true },
       );
     }
-    const raw = personalize(template, personalParts({ address: 'all@crash.example' }, { oneClick: null, memberPage: 'https://lists.test/l/all@crash.example/' }));
-    await transport.send({ from: 'all-bounces@crash.example', to: batch.rows.map((r) => r.address) }, raw, batch.batch);
+    const raw = personalize(
+      template,
+      personalParts(
+        { address: 'all@crash.example' },
+        { oneClick: null, memberPage: 'https://lists.test/l/all@crash.example/' },
+      ),
+    );
+    await transport.send(
+      { from: 'all-bounces@crash.example', to: batch.rows.map((r) => r.address) },
+      raw,
+      batch.batch,
+    );
     await finishBatch(db, batch.batch, []);
     sent += batch.rows.length;
   }
@@ -246,17 +274,33 @@ async function publicPageLatency(dataDir: string): Promise<string[][]> {
   });
   try {
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    const email = await database.db.selectFrom('emails').select(['id', 'email_key']).orderBy('id').executeTakeFirstOrThrow();
-    const list = await database.db.selectFrom('lists').select('id').where('name', '=', 'all').executeTakeFirstOrThrow();
+    const email = await database.db
+      .selectFrom('emails')
+      .select(['id', 'email_key'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const list = await database.db
+      .selectFrom('lists')
+      .select('id')
+      .where('name', '=', 'all')
+      .executeTakeFirstOrThrow();
     const token = signLink(
       await linkKey(database.db),
-      { purpose: 'unsubscribe', listId: list.id, emailId: email.id, expiresDay: expiryDay(new Date(), 30) },
+      {
+        purpose: 'unsubscribe',
+        listId: list.id,
+        emailId: email.id,
+        expiresDay: expiryDay(new Date(), 30),
+      },
       email.email_key,
     ).toString('base64url');
     const rows: string[][] = [];
     for (const [name, pathname] of [
       ['the list page, GET /l/all@crash.example/ (100,000 members)', '/l/all@crash.example/'],
-      ['a one-click page, GET /l/all@crash.example/unsubscribe/…', `/l/all@crash.example/unsubscribe/${token}`],
+      [
+        'a one-click page, GET /l/all@crash.example/unsubscribe/…',
+        `/l/all@crash.example/unsubscribe/${token}`,
+      ],
     ] as const) {
       const measured = await latencies(`${url}${pathname}`);
       rows.push([
@@ -272,7 +316,9 @@ async function publicPageLatency(dataDir: string): Promise<string[][]> {
 }
 
 /** Five seconds of GETs at one connection: the 200s' latencies, exact (autocannon's own events). */
-async function latencies(url: string): Promise<{ p50: number; p99: number; count: number; failed: number }> {
+async function latencies(
+  url: string,
+): Promise<{ p50: number; p99: number; count: number; failed: number }> {
   const times: number[] = [];
   let failed = 0;
   await new Promise<void>((resolve, reject) => {
