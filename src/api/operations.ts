@@ -83,6 +83,12 @@ export interface OperationCall {
 export interface RouteRule {
   readonly anyOf: readonly Permission[];
   readonly global?: boolean;
+  /**
+   * On a `global` operation, a reference-server extension (OWN_ACCOUNT says why): a principal of
+   * one account holding one of these (superadmin always) may call it on its own account only.
+   * `EXTENSIONS=off` leaves it out: account keys are refused as spec §4.7 has it.
+   */
+  readonly ownAccount?: readonly Permission[];
 }
 
 /** The query parameters beyond spec §4, each with its reason beside its schema. */
@@ -133,6 +139,8 @@ const membershipModerators = ['membership'] as const;
 const messageReaders = ['messages', 'approval'] as const;
 const superadmin = ['superadmin'] as const;
 const accountManagers = ['account'] as const;
+/** Spec §2.6 general_settings: "Manage general account settings", its own account's (OWN_ACCOUNT). */
+const ownAccountManagers = ['general_settings'] as const;
 const administratorFields = ['key_expiry'] as const;
 const planFields = ['max_contacts', 'ccid'] as const;
 
@@ -141,6 +149,18 @@ const HELD_QUEUE =
 
 const REQUEST_QUEUE =
   'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
+
+/**
+ * Why an account's own principal reaches its account through spec §4.7 (`ownAccount` on
+ * accounts.get and accounts.update): §2.6 gives account administrators `general_settings`, "Manage
+ * general account settings", but spec v2 has no operation for them: §2.7 and §4.7 are for grouped
+ * accounts, managed by the group's global keys (§4.8). Here a superadmin or holder of
+ * general_settings of one account reads its own account and changes its §2.7 settings and
+ * description; its name and plan (max_contacts, ccid), the other accounts, and listing, creating
+ * and deleting accounts stay the operators'.
+ */
+export const OWN_ACCOUNT =
+  "an account's own superadmin or holder of general_settings (spec §2.6) reads and changes its own account's §2.7 settings, which spec v2 keeps to the group's global keys (§4.7, §4.8)";
 
 /** Keyed `resource.action`. */
 export const OPERATIONS = {
@@ -184,9 +204,9 @@ export const OPERATIONS = {
   'users.delete': { section: '4.6', method: 'DELETE', path: '/users/:id/', response: SuccessBody, anyOf: superadmin },
 
   'accounts.list': { section: '4.7', method: 'GET', path: '/accounts/', query: AccountQuery, response: AccountCollection, collection: true, anyOf: accountManagers, global: true },
-  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail, anyOf: accountManagers, global: true, ownAccount: ownAccountManagers, extensionFields: planFields },
   'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
-  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail, anyOf: accountManagers, global: true, ownAccount: ownAccountManagers, extensionFields: planFields },
   'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody, anyOf: accountManagers, global: true },
 
   'held.list': { extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage, anyOf: moderators },

@@ -44,6 +44,17 @@ describe('powers: what the signed-in principal may do (issue 17 item 2)', () => 
     expect(mayCall(powersOf(caller(['superadmin', 'account']), true), 'accounts.list')).toBe(true);
   });
 
+  it('an account’s own general_settings or superadmin reads and saves its own account, nothing else of the group’s', () => {
+    for (const permissions of [['general_settings'], ['superadmin']]) {
+      const own = powersOf(caller(permissions), false);
+      expect(mayCall(own, 'accounts.get')).toBe(true);
+      expect(mayCall(own, 'accounts.update')).toBe(true);
+      for (const operation of ['accounts.list', 'accounts.create', 'accounts.delete'] as const)
+        expect(mayCall(own, operation)).toBe(false);
+    }
+    expect(mayCall(powersOf(caller(['list', 'contact']), false), 'accounts.get')).toBe(false);
+  });
+
   it('keeps the list limit only while limit_lists is on', () => {
     expect(powersOf(caller(['membership', 'limit_lists'], ['news']), false)).toMatchObject({
       limitLists: ['news'],
