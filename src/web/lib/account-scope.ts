@@ -2,7 +2,14 @@ import { useParams } from 'react-router';
 import type { AccountId } from './api-client.ts';
 
 /** The dashboard's sections; the route of each is `/a/:accountId/<section>` or `/<section>`. */
-export const SECTIONS = ['contacts', 'lists', 'messages', 'held', 'administrators'] as const;
+export const SECTIONS = [
+  'contacts',
+  'lists',
+  'messages',
+  'held',
+  'requests',
+  'administrators',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** The account in the URL (global principals), or null for an account key's own account. */

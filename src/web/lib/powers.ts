@@ -70,6 +70,7 @@ export const SECTION_OPERATIONS = {
   lists: 'lists.list',
   messages: 'messages.list',
   held: 'held.list',
+  requests: 'requests.list',
   administrators: 'users.list',
 } as const satisfies Record<Section, OperationName>;
 

@@ -4,15 +4,19 @@ import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.
 import type { AccountId } from '../../lib/api-client.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
-// The held queue's reader (and the contract's schemas with it) loads after the shell's first
-// paint: the shell itself reads nothing of the queue (bench/bundle-size.ts, the shell's budget).
-const HeldCount = lazy(() => import('./held-count.tsx').then((m) => ({ default: m.HeldCount })));
+// The queues' readers (and the contract's schemas with them) load after the shell's first paint:
+// the shell itself reads nothing of the queues (bench/bundle-size.ts, the shell's budget).
+const HeldCount = lazy(() => import('./queue-counts.tsx').then((m) => ({ default: m.HeldCount })));
+const RequestsCount = lazy(() =>
+  import('./queue-counts.tsx').then((m) => ({ default: m.RequestsCount })),
+);
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
   { section: 'lists', label: 'Lists' },
   { section: 'messages', label: 'Messages' },
   { section: 'held', label: 'Held' },
+  { section: 'requests', label: 'Requests' },
   { section: 'administrators', label: 'Administrators' },
 ];
 
@@ -49,6 +53,11 @@ export function MainNav({
                 {section === 'held' && (
                   <Suspense fallback={null}>
                     <HeldCount accountId={target} />
+                  </Suspense>
+                )}
+                {section === 'requests' && (
+                  <Suspense fallback={null}>
+                    <RequestsCount accountId={target} />
                   </Suspense>
                 )}
               </NavLink>

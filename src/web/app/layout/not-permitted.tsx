@@ -7,6 +7,7 @@ const TITLES: Record<Section, string> = {
   lists: 'Lists',
   messages: 'Messages',
   held: 'Held messages',
+  requests: 'Requests to join and leave',
   administrators: 'Administrators',
 };
 

@@ -20,6 +20,7 @@ const PAGE_NAMES: Partial<Record<Section, string>> = {
   lists: 'Lists',
   messages: 'Messages',
   held: 'Held messages',
+  requests: 'Requests to join and leave',
   administrators: 'Administrators',
 };
 

@@ -33,7 +33,7 @@ export function HeldTable({
 }: HeldTableProps) {
   const allSelected = messages.length > 0 && messages.every((m) => selected.has(heldKey(m)));
   return (
-    <table className="held-table" ref={ref}>
+    <table className="triage-table" ref={ref}>
       <thead>
         <tr>
           <th scope="col">
