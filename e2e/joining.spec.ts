@@ -95,3 +95,36 @@ test('a member leaves with Gmail’s one-click POST, and the next post skips the
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
+
+test('the demo footer’s instruction works: a member replies “unsubscribe”, confirms on the mailed page, and is gone', async ({
+  page,
+  server,
+  mailSink,
+  sendMail,
+}) => {
+  const { api, address, domain } = await accountWithList(server, {
+    message_footer: 'To leave, reply with "unsubscribe".',
+  });
+  const member = `reader@${domain}`;
+  await api.contacts.create({ emails: [member], lists: ['community'] });
+  await api.messages.send({ list: 'community', subject: 'Weekly news', content_plain: 'News.' });
+  const post = await mailTo(mailSink, member, /Weekly news/);
+  expect(post.parsed.text).toContain('To leave, reply with "unsubscribe".');
+
+  // The member's mail program: a reply with the word above the quoted post, to the list.
+  await sendMail({
+    from: member,
+    to: address,
+    subject: `Re: ${post.parsed.subject ?? ''}`,
+    text: `unsubscribe\n\nOn Sunday, Community wrote:\n> News.\n> To leave, reply with "unsubscribe".\n`,
+  });
+  const confirmation = await mailTo(mailSink, member, /^Confirm leaving community@/);
+  const link = /https?:\/\/\S+\/confirm\/[A-Za-z0-9_-]+/.exec(confirmation.parsed.text ?? '')?.[0];
+  await page.goto(link ?? '');
+  await page.getByRole('button', { name: 'Leave the list' }).click();
+  await expect(page.getByRole('heading', { name: 'You have left community' })).toBeVisible();
+  const [contact] = (await api.contacts.list({ search: member })).data;
+  expect(contact?.lists).toEqual([]);
+  // The reply went to nobody else: it was a request, not a post.
+  expect((await api.messages.list()).data.map((m) => m.subject)).toEqual(['Weekly news']);
+});

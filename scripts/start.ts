@@ -41,6 +41,8 @@ const publicUrl = process.env.PUBLIC_URL?.replace(/\/+$/, '') || `http://localho
 const apiPort = Number(process.env.API_PORT ?? (await freePort()));
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 const serverEnv = { ...process.env, PORT: String(apiPort), HOST: '127.0.0.1', PUBLIC_URL: apiUrl };
+// Where `serve` keeps its database and, with no SMTP_URL, the mail it would send (README "Mail").
+const dataDir = path.resolve(repoRoot, process.env.DATA_DIR ?? 'data');
 
 const demo = await runDemo();
 const client = GatewayClient.parse(
@@ -158,6 +160,10 @@ function summary(url: string, demo: DemoOutput): string {
     '',
     'Passwords and keys are new on every `npm start`; earlier keys keep working. Ctrl-C stops the server.',
     `The browser holds only a session cookie; the API itself is at ${apiUrl}/api/2/ for scripts.`,
+    '',
+    `Members join and leave on a list's own page, e.g. ${apiUrl}/l/community@lists.demo.example/`,
+    `(its archive at …/archive/). No mail leaves this machine: what would be sent is written to`,
+    `${path.join(dataDir, 'outbox-sink')}/, one file per message, where the confirmation links are.`,
     '',
   ].join('\n');
 }

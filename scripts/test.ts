@@ -95,6 +95,7 @@ const allSteps: Step[] = [
  * processes, kills them or seeds thousands of rows. `npm test` runs them. (Server tests, src/server/.)
  */
 const HEAVY_TESTS = [
+  'archive-scale.test.ts',
   'test/crash.test.ts',
   'test/mail-crash.test.ts',
   'test/load.test.ts',

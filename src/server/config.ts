@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { CONNECTION_DEFAULTS, type ConnectionLimits } from './mail/connection-guard.ts';
+import { DNS_DEFAULTS, type DnsOptions } from './mail/dns-resolver.ts';
+import { HELD_DEFAULTS, type HeldBounds } from './mail/held-bounds.ts';
 
 /** Server settings, all from the environment (README "Configuration"). */
 const Env = z.object({
@@ -54,6 +58,24 @@ const Env = z.object({
     .int()
     .positive()
     .default(10 * 1024 * 1024),
+  /** Silence after which the listener closes a connection (RFC 5321 §4.5.3.2: 5 minutes). */
+  SMTP_IN_SOCKET_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(CONNECTION_DEFAULTS.socketTimeoutMs / 1000),
+  /** From connecting (or the previous message) to the end of a message's DATA: cuts tricklers. */
+  SMTP_IN_DATA_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(86_400)
+    .default(CONNECTION_DEFAULTS.dataTimeoutMs / 1000),
+  /** Connections one client address may hold at once. */
+  SMTP_IN_MAX_CONNECTIONS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(CONNECTION_DEFAULTS.maxPerClient),
   /** Mail out: the relay, smtp:// or smtps:// with credentials; unset: DATA_DIR/outbox-sink/. */
   SMTP_URL: z
     .string()
@@ -80,6 +102,34 @@ const Env = z.object({
   MAIL_LEASE_SECONDS: z.coerce.number().min(0.3).max(3600).default(60),
   /** How often digests go out; a day by default (spec §2.3 "daily digest"). */
   DIGEST_INTERVAL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  /**
+   * The name servers sender verification asks (SPF, DKIM, DMARC), comma-separated `host` or
+   * `host:port` (IPv6 in brackets); empty: the system's resolver (/etc/resolv.conf).
+   */
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .refine(
+      areNameServers,
+      'DNS_SERVERS must be IP addresses, `address` or `address:port`, comma-separated (IPv6 in brackets)',
+    ),
+  /** The longest one DNS lookup may take (SECURITY.md 50). */
+  DNS_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(60).default(5),
+  /** How long a DNS answer is kept. */
+  DNS_CACHE_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
+  /** The held queue's bounds (mail/held-bounds.ts): per list, per sender, in messages and bytes. */
+  HELD_LIST_MAX_MESSAGES: z.coerce.number().int().positive().default(HELD_DEFAULTS.listMessages),
+  HELD_LIST_MAX_BYTES: z.coerce.number().int().positive().default(HELD_DEFAULTS.listBytes),
+  HELD_SENDER_MAX_MESSAGES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(HELD_DEFAULTS.senderMessages),
+  HELD_SENDER_MAX_BYTES: z.coerce.number().int().positive().default(HELD_DEFAULTS.senderBytes),
+  /** Days a held message waits before it is dropped (Mailman's max_days_to_hold); 0: for ever. */
+  HELD_MAX_DAYS: z.coerce.number().min(0).max(3650).default(HELD_DEFAULTS.maxDays),
+  /** How often held messages past HELD_MAX_DAYS are dropped. */
+  HELD_EXPIRY_SECONDS: z.coerce.number().min(0.05).max(86_400).default(HELD_DEFAULTS.expirySweepSeconds),
 });
 
 export interface ServerConfig {
@@ -108,11 +158,17 @@ export interface MailConfig {
   /** The listener's STARTTLS key and certificate (PEM); null: STARTTLS not offered. */
   smtpInTls: { key: string; cert: string } | null;
   smtpInMaxBytes: number;
+  /** The listener's timeouts and per-client cap (mail/connection-guard.ts). */
+  smtpInLimits: ConnectionLimits;
   smtpUrl: string | undefined;
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
   batchSize: number;
   leaseMs: number;
   digestIntervalSeconds: number;
+  /** How the mail server asks DNS (mail/dns-resolver.ts). */
+  dns: DnsOptions;
+  /** How much the held queue takes, and for how long (mail/held-bounds.ts). */
+  held: HeldBounds;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -143,13 +199,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       smtpInHost: e.SMTP_IN_HOST ?? e.HOST,
       smtpInTls: smtpInTlsOf(e),
       smtpInMaxBytes: e.SMTP_IN_MAX_BYTES,
+      smtpInLimits: {
+        socketTimeoutMs: Math.round(e.SMTP_IN_SOCKET_TIMEOUT_SECONDS * 1000),
+        dataTimeoutMs: Math.round(e.SMTP_IN_DATA_TIMEOUT_SECONDS * 1000),
+        maxPerClient: e.SMTP_IN_MAX_CONNECTIONS_PER_CLIENT,
+      },
       smtpUrl: e.SMTP_URL,
       dkim: dkimOf(e),
       batchSize: e.MAIL_BATCH_SIZE,
       leaseMs: Math.round(e.MAIL_LEASE_SECONDS * 1000),
       digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
+      dns: {
+        ...DNS_DEFAULTS,
+        servers: e.DNS_SERVERS.split(',')
+          .map((server) => server.trim())
+          .filter(Boolean),
+        timeoutMs: Math.round(e.DNS_TIMEOUT_SECONDS * 1000),
+        cacheSeconds: e.DNS_CACHE_SECONDS,
+        negativeCacheSeconds: Math.min(e.DNS_CACHE_SECONDS, DNS_DEFAULTS.negativeCacheSeconds),
+      },
+      held: {
+        listMessages: e.HELD_LIST_MAX_MESSAGES,
+        listBytes: e.HELD_LIST_MAX_BYTES,
+        senderMessages: e.HELD_SENDER_MAX_MESSAGES,
+        senderBytes: e.HELD_SENDER_MAX_BYTES,
+        maxDays: e.HELD_MAX_DAYS,
+        expirySweepSeconds: e.HELD_EXPIRY_SECONDS,
+      },
     },
   };
+}
+
+/** What node:dns takes as servers (it refuses names: an address is needed to ask for names). */
+function areNameServers(value: string): boolean {
+  const servers = value
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+  try {
+    new Resolver().setServers(servers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A URL nodemailer reads as a relay: WHATWG-valid, with a host that needs no decoding. */

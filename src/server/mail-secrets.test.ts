@@ -8,6 +8,7 @@ import { HeldPage } from '../api/schemas/held.ts';
 import { MessagePage } from '../api/schemas/message.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { createAccount, createApiKeyAdministrator } from './services/provisioning.service.ts';
+import { startDnsServer, type TestDnsServer } from './test/dns-server.ts';
 import { startServeWithOutput, type ServeWithOutput } from './test/mail-serve.ts';
 import { freePort } from './test/postgres-cluster.ts';
 import { startSmtpSink, type SmtpSink } from './test/smtp-sink.ts';
@@ -63,6 +64,7 @@ describe('SECURITY.md 39: the relay password and the DKIM key stay secret', () =
     let database: DatabaseHandle;
     let serve: ServeWithOutput;
     let sink: SmtpSink;
+    let dns: TestDnsServer;
     let relayTakesLogin = false;
     const relay = (port?: number) =>
       startSmtpSink({
@@ -166,16 +168,21 @@ describe('SECURITY.md 39: the relay password and the DKIM key stay secret', () =
       ).key;
       sink = await relay();
       smtpInPort = await freePort();
+      // The sender authenticates (SPF), so the hold notice goes back to it (issue 28).
+      dns = await startDnsServer();
+      dns.setTxt('outside.example', 'v=spf1 ip4:127.0.0.1 -all');
       serve = await startServeWithOutput(
         env(dataDir, `smtp://${user}:${written}@127.0.0.1:${sink.port}`, {
           SMTP_IN_PORT: String(smtpInPort),
           SMTP_IN_HOST: '127.0.0.1',
+          DNS_SERVERS: dns.address,
         }),
       );
     }, 60_000);
     afterAll(async () => {
       await serve.stop();
       await sink.close();
+      await dns.close();
       await database.close();
     });
 

@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import type { Received } from './mail/smtp-in.ts';
+import { startDnsServer, type TestDnsServer } from './test/dns-server.ts';
 import { startSmtpIn } from './mail/smtp-in.ts';
 import { seedFanOutInto } from './test/fan-out-seed.ts';
 import { openFresh, type FreshDatabase } from './test/harness.ts';
@@ -22,6 +23,7 @@ describe('STARTTLS on the SMTP listener', () => {
   let keyPath = '';
   let certPath = '';
   const received: Received[] = [];
+  let dns: TestDnsServer;
 
   beforeAll(async () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'listkeeper-tls-'));
@@ -48,10 +50,12 @@ describe('STARTTLS on the SMTP listener', () => {
       ],
       { stdio: 'ignore' },
     );
+    dns = await startDnsServer();
     fresh = await openFresh('sqlite');
     await seedFanOutInto(fresh.database.db, 2, { message: false });
   });
   afterAll(async () => {
+    await dns.close();
     await fresh.database.close();
     await fresh.cleanup();
     fs.rmSync(folder, { recursive: true, force: true });
@@ -59,13 +63,14 @@ describe('STARTTLS on the SMTP listener', () => {
 
   /** A listener as `serve` starts it from these settings. */
   async function listener(env: Record<string, string>) {
-    const config = loadConfig(env);
+    const config = loadConfig({ ...env, DNS_SERVERS: dns.address });
     return startSmtpIn({
       db: fresh.database.db,
       host: '127.0.0.1',
       port: 0,
       maxBytes: config.mail.smtpInMaxBytes,
       tls: config.mail.smtpInTls,
+      dns: config.mail.dns,
       clock: testClock(),
       onReceived: (r) => received.push(r),
     });

@@ -1,31 +1,24 @@
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeldMessageDetail, HeldOutcome, HeldPage } from '../api/schemas/held.ts';
 import { MessagePage } from '../api/schemas/message.ts';
-import { loadConfig } from './config.ts';
-import { OutboxWorker } from './mail/outbox.ts';
-import { startSmtpIn } from './mail/smtp-in.ts';
-import { smtpTransport, type MailTransport } from './mail/transport.ts';
-import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
-import { startSmtpSink } from './test/smtp-sink.ts';
+import { describeEachDialect, type TestServer } from './test/harness.ts';
+import { startMailRig, type MailRig } from './test/mail-rig.ts';
 
 /**
  * Issue 18 items 2, 4, 6: mail in by real SMTP, the posting policy, the held queue, and mail out
  * through a real SMTP relay (a sink on a loopback port). SECURITY.md 35–37.
  */
 describeEachDialect('mail in and out', (dialect) => {
+  let rig: MailRig;
   let server: TestServer;
-  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-  let smtpIn: Awaited<ReturnType<typeof startSmtpIn>>;
-  let worker: OutboxWorker;
-  let transport: MailTransport;
-  let client: ReturnType<typeof nodemailer.createTransport>;
+  let sink: MailRig['sink'];
+  let worker: MailRig['worker'];
+  let client: MailRig['client'];
   const domain = 'acme.example';
   const members = ['ann@members.example', 'bob@members.example'];
 
   async function createList(name: string, settings: Record<string, unknown>): Promise<void> {
-    const created = await server.request('POST', '/api/2/lists/', { form: { name, ...settings } });
-    expect(created.status, created.body).toBe(200);
+    await rig.createLists({ [name]: settings });
   }
 
   async function send(
@@ -46,30 +39,12 @@ describeEachDialect('mail in and out', (dialect) => {
     );
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    await server.database.db
-      .updateTable('accounts')
-      .set({ domain })
-      .where('id', '=', server.account.id)
-      .execute();
-    sink = await startSmtpSink();
-    const config = loadConfig({ SMTP_URL: sink.url });
-    transport = smtpTransport({ ...config.mail, smtpUrl: sink.url });
-    worker = new OutboxWorker({
-      publicOrigin: () => 'https://lists.test', db: server.database.db, transport, batchSize: 50 });
-    smtpIn = await startSmtpIn({
-      db: server.database.db,
-      host: '127.0.0.1',
-      port: 0,
-      maxBytes: 200_000,
-      clock: server.clock,
-    });
-    client = nodemailer.createTransport({
-      host: '127.0.0.1',
-      port: smtpIn.port,
-      secure: false,
-      ignoreTLS: true,
-    });
+    rig = await startMailRig(dialect, { domain });
+    ({ server, sink, worker, client } = rig);
+    // The senders' domains let the test's client (127.0.0.1) send their mail (SPF): they
+    // authenticate, so notices may go back to them (issue 28, no backscatter).
+    for (const senders of ['outside.example', 'members.example'])
+      rig.dns.setTxt(senders, 'v=spf1 ip4:127.0.0.1 -all');
     await createList('moderated', {
       moderate: 1,
       subject_prefix: '[moderated]',
@@ -90,15 +65,7 @@ describeEachDialect('mail in and out', (dialect) => {
     });
     expect(contact.status, contact.body).toBe(200);
   });
-  afterAll(async () => {
-    client.close();
-    await smtpIn.close();
-    await worker.stop();
-    // The pooled connection left open would keep the sink waiting for it (30 s) before it closes.
-    transport.close();
-    await sink.close();
-    await server.close();
-  });
+  afterAll(() => rig.close());
 
   it('holds a message to a moderated list, and approval sends it out with prefix and footer and archives it', async () => {
     await send(`moderated@${domain}`, 'Meeting on Friday', 'See you there.');

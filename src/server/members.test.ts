@@ -108,6 +108,7 @@ describeEachDialect('members join and leave on their own (issue 25)', (dialect) 
       expect(page.body).toContain('Growing things together');
       expect(page.body).toContain('action="join"');
       expect(page.body).toContain('action="leave"');
+      expect(page.body).toContain('<a href="archive/">Read the archive</a>');
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
       expect(page.headers['x-frame-options'] ?? page.headers['content-security-policy']).toMatch(
         /frame-ancestors 'none'|DENY/,

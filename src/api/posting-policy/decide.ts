@@ -4,10 +4,10 @@ import { automatedMarker, normalizeAddress } from './message.ts';
 import { administriviaRule } from './rules/administrivia.ts';
 import { has, type PostingRule, type RuleContext } from './rules/context.ts';
 import { automatedRule, replyRule, sizeRule } from './rules/holds.ts';
-import { loopRule, noSenderRule } from './rules/loop.ts';
+import { fromHeaderRule, loopRule, noSenderRule } from './rules/loop.ts';
 import { bannedRule, chosenSender, chosenSendersRule, holdAllRule } from './rules/moderate.ts';
 import { tabooBodyRule, tabooHeadersRule } from './rules/taboo.ts';
-import type { PostingDecision, PostingInput, RuleHit } from './types.ts';
+import { NOT_CHECKED, type PostingDecision, type PostingInput, type RuleHit } from './types.ts';
 
 /**
  * The chain, in order (the spec does not fix one; this follows Mailman 3's default posting chain):
@@ -18,6 +18,7 @@ import type { PostingDecision, PostingInput, RuleHit } from './types.ts';
 export const POSTING_CHAIN: readonly PostingRule[] = [
   loopRule,
   noSenderRule,
+  fromHeaderRule,
   holdAllRule,
   bannedRule,
   chosenSendersRule,
@@ -46,6 +47,7 @@ export function decidePosting(input: PostingInput): PostingDecision {
     directory: input.directory,
     message: input.message,
     sender: normalizeAddress(input.message.from.address),
+    authentication: input.authentication ?? NOT_CHECKED,
   };
   const hits: RuleHit[] = [];
   for (const rule of POSTING_CHAIN) {
@@ -120,8 +122,7 @@ function finish(context: RuleContext, decisive: RuleHit, hits: RuleHit[]): Posti
       : decisive.action === 'reject' && settings.send_reject_message
         ? 'reject'
         : null;
-  // RFC 3834 §2: never answer a program (it may answer back); a loop or a bounce is dropped anyway.
-  const automated = wanted === null ? null : automatedMarker(context.message);
+  const suppressed = wanted === null ? null : whyNotTold(context);
   const decision: PostingDecision = {
     action: decisive.action,
     rule: decisive.rule,
@@ -129,10 +130,23 @@ function finish(context: RuleContext, decisive: RuleHit, hits: RuleHit[]): Posti
     reason: decisive.reason,
     hits,
     notifyModerator,
-    senderNotice: automated === null ? wanted : null,
+    senderNotice: suppressed === null ? wanted : null,
   };
-  if (automated !== null) {
-    decision.noticeSuppressed = `The sender is not told (${wanted === 'hold' ? 'send_hold_message' : 'send_reject_message'} is on): the message was sent by a program (${automated}), and answering it could start a loop.`;
+  if (suppressed !== null) {
+    decision.noticeSuppressed = `The sender is not told (${wanted === 'hold' ? 'send_hold_message' : 'send_reject_message'} is on): ${suppressed}.`;
   }
   return decision;
+}
+
+/** Why a hold or reject message must not go to the From address, or null when it may. */
+function whyNotTold(context: RuleContext): string | null {
+  // RFC 3834 §2: never answer a program (it may answer back); a loop or a bounce is dropped anyway.
+  const automated = automatedMarker(context.message);
+  if (automated !== null)
+    return `the message was sent by a program (${automated}), and answering it could start a loop`;
+  // Issue 28: a notice to a forged From is backscatter, mail to someone who sent nothing.
+  const { authentication } = context;
+  if (authentication.result === 'fail')
+    return `${authentication.detail}, so the From address may be forged, and the notice would go to someone who never wrote (backscatter)`;
+  return null;
 }

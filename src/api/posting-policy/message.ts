@@ -25,13 +25,38 @@ export function listIdFor(list: PostingList): string {
   return `${list.name}.${domain}`.toLowerCase();
 }
 
+/** The list's bounce address, `<name>-bounces@<domain>`: the envelope sender of its own mail. */
+export function bounceAddressOf(list: PostingList): string {
+  const at = list.address.lastIndexOf('@');
+  return `${list.address.slice(0, at)}-bounces${list.address.slice(at)}`;
+}
+
+/** Whether a header value names `address` as one of its addresses (any case, bracketed or not). */
+function namesAddress(value: string, address: string): boolean {
+  const text = value.toLowerCase();
+  for (let at = text.indexOf(address); at !== -1; at = text.indexOf(address, at + 1)) {
+    const before = at === 0 ? '' : text.charAt(at - 1);
+    const after = text.charAt(at + address.length);
+    if (/^[\s<,:;"]?$/.test(before) && /^[\s>,;"]?$/.test(after)) return true;
+  }
+  return false;
+}
+
 /**
  * Why the message is the list's own mail coming back (SECURITY.md 36), or null: it carries the
- * list's List-Id, or an X-Loop or X-BeenThere naming the list's address.
+ * list's List-Id, or an X-Loop or X-BeenThere naming the list's address, or it claims to come from
+ * the list itself (its address or its bounce address in From: issue 28, a list re-posted such mail).
  */
 export function loopMarker(message: PostingMessage, list: PostingList): string | null {
   const address = normalizeAddress(list.address);
   const listId = listIdFor(list);
+  for (const own of [address, normalizeAddress(bounceAddressOf(list))]) {
+    if (
+      normalizeAddress(message.from.address) === own ||
+      headerValues(message.headers, 'From').some((value) => namesAddress(value, own))
+    )
+      return `it claims to come from the list itself (From: ${own})`;
+  }
   for (const name of ['X-Loop', 'X-BeenThere']) {
     if (headerValues(message.headers, name).some((value) => normalizeAddress(value) === address)) {
       return `it carries ${name}: ${list.address}`;

@@ -68,6 +68,28 @@ export const PostingMessage = z.object({
 export type PostingMessage = z.infer<typeof PostingMessage>;
 
 /**
+ * What the receiving server verified of the message's author (issue 28 item 2; SECURITY.md 50):
+ * `pass` when the message authenticates for its From domain (DMARC passes, or, where the domain
+ * publishes no DMARC record, SPF or a DKIM signature passes for that domain or a parent of it);
+ * `fail` otherwise, and always when the From header names no one author (`fromProblem`). The
+ * dashboard's tester has no message to verify: `not-checked`, and the policy then takes the From
+ * address as it is, saying so.
+ */
+export const PostingAuthentication = z.object({
+  result: z.enum(['pass', 'fail', 'not-checked']),
+  /** The verdict in words, for reasons: "DMARC passes for example.org". */
+  detail: z.string(),
+  /** Why the From header names no one author (none, several fields or addresses, malformed), if so. */
+  fromProblem: z.optional(z.string()),
+});
+export type PostingAuthentication = z.infer<typeof PostingAuthentication>;
+
+export const NOT_CHECKED: PostingAuthentication = {
+  result: 'not-checked',
+  detail: 'the sender’s authentication (SPF, DKIM, DMARC) is not checked here',
+};
+
+/**
  * Who is who, asked about one address at a time (addresses compared case-insensitively). The server
  * answers from its tables; the dashboard from one contact look-up or from what the user ticks.
  */
@@ -90,6 +112,8 @@ export interface PostingInput {
   account: PostingAccountDefaults;
   directory: PostingDirectory;
   message: PostingMessage;
+  /** What the receiving server verified of the author; absent: not checked (the dashboard's tester). */
+  authentication?: PostingAuthentication;
 }
 
 export type PostingAction = 'accept' | 'hold' | 'reject' | 'discard';
@@ -98,9 +122,11 @@ export type PostingAction = 'accept' | 'hold' | 'reject' | 'discard';
 export const POSTING_RULES = [
   'loop',
   'no-sender',
+  'from-header',
   'hold-all',
   'banned-sender',
   'not-permitted',
+  'unauthenticated',
   'approval-required',
   'automated',
   'reply',

@@ -2,6 +2,7 @@ import { decidePosting } from '../posting-policy/decide.ts';
 import { setDirectory } from '../posting-policy/directory.ts';
 import type {
   PostingAccountDefaults,
+  PostingAuthentication,
   PostingDecision,
   PostingDirectory,
   PostingList,
@@ -71,6 +72,8 @@ export interface Case {
   message?: Partial<PostingMessage>;
   sender?: SenderKind;
   headers?: [string, string][];
+  /** What the receiving server verified; absent: not checked, as in the dashboard's tester. */
+  authentication?: PostingAuthentication;
 }
 
 /** The decision for a case: the base list, message and directory with the case's changes. */
@@ -86,5 +89,6 @@ export function decideCase(c: Case): PostingDecision {
       ...(headers ? { headers } : {}),
       ...c.message,
     }),
+    ...(c.authentication ? { authentication: c.authentication } : {}),
   });
 }

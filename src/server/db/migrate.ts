@@ -18,6 +18,9 @@ import { contactSearchAccountIndex } from './migrations/2026-11-25T0300-contact-
 import { documentVersions } from './migrations/2026-11-26T0000-document-versions.ts';
 import { contactSearchShortTerms } from './migrations/2026-11-27T0000-contact-search-short-terms.ts';
 import { members } from './migrations/2026-11-29T0000-members.ts';
+import { heldAnswerable } from './migrations/2026-11-29T0200-held-answerable.ts';
+import { heldStoredOnce } from './migrations/2026-11-29T0210-held-stored-once.ts';
+import { archive } from './migrations/2026-11-29T0500-archive.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -39,6 +42,9 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-26T0000-document-versions': documentVersions(dialect),
     '2026-11-27T0000-contact-search-short-terms': contactSearchShortTerms(dialect),
     '2026-11-29T0000-members': members(dialect),
+    '2026-11-29T0200-held-answerable': heldAnswerable,
+    '2026-11-29T0210-held-stored-once': heldStoredOnce(dialect),
+    '2026-11-29T0500-archive': archive(dialect),
   };
 }
 

@@ -194,10 +194,14 @@ export interface HeldMessagesTable {
   reasons: Generated<string>;
   /** JSON array of {name, value}. */
   headers: Generated<string>;
-  content_plain: Generated<string>;
-  content_html: Generated<string>;
-  /** The message as received, base64. */
-  raw: Generated<string>;
+  /** The message as received, raw DEFLATE (RFC 1951): the one copy of the source. */
+  raw_deflated: Buffer;
+  /** Its text, UTF-8, deflated. */
+  plain_deflated: Buffer;
+  /** The sender's HTML, UTF-8, deflated; null when the message had none. */
+  html_deflated: Buffer | null;
+  /** 1 when it authenticated for its From domain: only then may a rejection answer it. */
+  answerable: Generated<number>;
 }
 
 export interface OutboxTable {

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { heldMessageExists } from '../repositories/held.repository.ts';
 import { findListByAddress } from '../repositories/mail.repository.ts';
+import { HELD_DEFAULTS } from '../mail/held-bounds.ts';
+import { inThreadWork } from '../mail/inbound-work.ts';
 import { processInbound, type InboundOutcome } from '../mail/pipeline.ts';
 
 /**
@@ -60,7 +62,16 @@ export async function seedDemoMail(
         `Date: ${new Date().toUTCString()}\r\n${mail.headers ?? ''}Content-Type: text/plain; charset=utf-8\r\n\r\n${mail.body}\r\n`,
     );
     const address = /<([^>]+)>/.exec(mail.from)?.[1] ?? mail.from;
-    outcomes.push(await processInbound(db, list, raw, address, new Date()));
+    const result = await processInbound(
+      db,
+      inThreadWork,
+      { lists: [list], postmasters: [] },
+      raw,
+      { mailFrom: address, client: null },
+      HELD_DEFAULTS,
+      new Date(),
+    );
+    if ('outcomes' in result) outcomes.push(...result.outcomes.map(({ outcome }) => outcome));
   }
   return outcomes;
 }

@@ -18,11 +18,6 @@ export interface ArchivedMail {
   contentHtml: string;
 }
 
-/** The msg-ids a header value names, in order: `<a@b> <c@d>` → ['<a@b>', '<c@d>']. */
-export function messageIdsIn(value: string | undefined): string[] {
-  return value === undefined ? [] : (value.match(/<[^<>\s]+>/g) ?? []);
-}
-
 /**
  * Archives the message in the list, threaded: its parent is the nearest message it answers that
  * the list holds, its thread the parent's; otherwise it starts a thread of its own (spec §2.5

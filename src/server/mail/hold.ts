@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { PostingDecision } from '../../api/posting-policy/types.ts';
 import type { Database } from '../db/schema.ts';
 import { insertHeld } from '../repositories/held.repository.ts';
+import type { StoredHeldContent } from './held-content.ts';
 
 /** A message the posting policy held, as the queue keeps it. */
 export interface HeldMail {
@@ -10,12 +11,15 @@ export interface HeldMail {
   fromAddress: string;
   messageId: string;
   headers: readonly { name: string; value: string }[];
-  contentPlain: string;
-  contentHtml: string;
+  /** The source, the text and the sender's HTML, as storeHeldContent made them. */
+  content: StoredHeldContent;
   /** Bytes as received, headers included. */
   size: number;
-  /** The message as received; kept for when it is approved. */
-  raw: Buffer;
+  /**
+   * Whether the From address may be answered: the message authenticated for its domain (or came
+   * by no SMTP session to check, as the demo's own mail). A rejection tells only such a sender.
+   */
+  answerable: boolean;
 }
 
 /**
@@ -51,8 +55,7 @@ export function holdMail(
         : [{ rule: decision.rule, setting: decision.setting, reason: decision.reason }],
     ),
     headers: JSON.stringify(mail.headers),
-    content_plain: mail.contentPlain,
-    content_html: mail.contentHtml,
-    raw: mail.raw.toString('base64'),
+    ...mail.content,
+    answerable: mail.answerable ? 1 : 0,
   });
 }

@@ -3,8 +3,11 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { issuerOf } from '../oauth/metadata.ts';
+import { unitOfWork } from '../db/unit-of-work.ts';
+import { storeChangedContactDocuments } from '../services/contact-document-store.ts';
 import { purgeMembers, PURGE_INTERVAL_MS } from '../members/housekeeping.ts';
 import { queueDigests } from './digest.ts';
+import { expireHeldMessages } from './held-bounds.ts';
 import { OutboxWorker } from './outbox.ts';
 import { mailSecrets, withoutSecrets } from './secrets.ts';
 import { startSmtpIn, type Received } from './smtp-in.ts';
@@ -21,7 +24,8 @@ export interface MailService {
 
 /**
  * Mail for `listkeeper serve` (issue 18): the outbox worker always (API posts go out too), the
- * SMTP listener when SMTP_IN_PORT is set, and the daily digest on a timer. `onError` gets errors
+ * SMTP listener when SMTP_IN_PORT is set, the daily digest on a timer, and on another the held
+ * messages past HELD_MAX_DAYS dropped (issue 28). `onError` gets errors
  * with the relay's password and the DKIM key taken out (SECURITY.md 39): a relay may echo what it
  * was sent in its refusal, and a library may attach the URL to its error.
  */
@@ -60,7 +64,15 @@ export async function startMail(
           port: config.mail.smtpInPort,
           maxBytes: config.mail.smtpInMaxBytes,
           tls: config.mail.smtpInTls,
+          dns: config.mail.dns,
+          held: config.mail.held,
+          limits: config.mail.smtpInLimits,
           clock,
+          members: {
+            db,
+            publicOrigin: hooks.publicOrigin ?? (() => issuerOf(config)),
+            unitOfWork: unitOfWork(db, storeChangedContactDocuments),
+          },
           onError,
           onReceived: (received) => {
             worker.nudge();
@@ -79,6 +91,12 @@ export async function startMail(
     purgeMembers(db, clock.now()).catch((error: unknown) => onError?.(error));
   }, PURGE_INTERVAL_MS);
   purge.unref();
+  const expiry = setInterval(() => {
+    expireHeldMessages(db, clock.now(), config.mail.held.maxDays).catch((error: unknown) =>
+      onError?.(error),
+    );
+  }, config.mail.held.expirySweepSeconds * 1000);
+  expiry.unref();
   return {
     worker,
     smtpPort: smtp?.port ?? null,
@@ -86,6 +104,7 @@ export async function startMail(
     async close() {
       clearInterval(digest);
       clearInterval(purge);
+      clearInterval(expiry);
       await smtp?.close();
       await worker.stop();
       transport.close();

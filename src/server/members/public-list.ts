@@ -29,7 +29,18 @@ export async function findPublicList(
   if (!EmailAddress.safeParse(address).success) return undefined;
   const at = address.lastIndexOf('@');
   const found = await findListByAddress(db, address.slice(0, at), address.slice(at + 1));
-  if (!found?.domain) return undefined;
+  return found?.domain ? toPublicList({ ...found, domain: found.domain }) : undefined;
+}
+
+/** A list row with its account's domain and settings, as its members meet it. */
+export function toPublicList(found: {
+  id: number;
+  account_id: number;
+  name: string;
+  settings: string;
+  domain: string;
+  account_settings: string;
+}): PublicList {
   return {
     id: found.id,
     accountId: found.account_id,

@@ -20,7 +20,8 @@ import {
 } from '../members/workflow.ts';
 import { linkKey } from '../tokens/signed-link.ts';
 import { formStarted, looksHuman } from './bot-traps.ts';
-import { renderDocument, h } from './kit/html.ts';
+import { h } from './kit/html.ts';
+import { answeringForm, sendPage } from './kit/reply.ts';
 import { STYLESHEET_PATH } from './kit/layout.ts';
 import { ConfirmPage } from './pages/confirm-page.ts';
 import { ListPage, type FormAnswer } from './pages/list-page.ts';
@@ -28,6 +29,7 @@ import { MemberPage, MEMBER_ACTIONS, type MemberAction } from './pages/member-pa
 import { MessagePage } from './pages/message-page.ts';
 import { OneClickPage } from './pages/one-click-page.ts';
 import { applyMemberAction } from './member-actions.ts';
+import { registerArchiveRoutes } from './archive/archive-routes.ts';
 import { readPublicForm } from './read-form.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./kit/pages.css', import.meta.url), 'utf8');
@@ -51,7 +53,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
     const { list: address } = request.params as { list: string };
     const list = await findPublicList(db, address);
     if (!list || !hasPublicPage(list)) {
-      send(reply, 404, notFoundPage());
+      sendPage(reply, 404, notFoundPage());
       return null;
     }
     return list;
@@ -68,7 +70,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
     const list = await listOf(request, reply);
     if (!list) return reply;
     const { linkKey: key, now } = await context();
-    return send(reply, 200, ListPage({ list, started: formStarted(key, now) }));
+    return sendPage(reply, 200, ListPage({ list, started: formStarted(key, now) }));
   });
 
   // The three forms of the list's page: the same answer whether or not the address is a member.
@@ -76,17 +78,17 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
     app.post(`${PUBLIC_PREFIX}:list/${form}`, async (request, reply) => {
       const list = await listOf(request, reply);
       if (!list) return reply;
-      return answering(reply, async () => {
+      return answeringForm(reply, async () => {
         const fields = await readPublicForm(request, ['email', 'started', 'website']);
         const ctx = await context();
         const page = (status: number, answer: FormAnswer) =>
-          send(reply, status, ListPage({ list, started: formStarted(ctx.linkKey, ctx.now), answer }));
+          sendPage(reply, status, ListPage({ list, started: formStarted(ctx.linkKey, ctx.now), answer }));
         const value = fields.get('email') ?? '';
         // A bot is told what a person is told, and nothing is done.
         if (!looksHuman(ctx.linkKey, fields, ctx.now))
           return page(200, { form, value, notice: mailedNotice(form) });
         if (!(await takeClientRequest(db, request.ip, ctx.now)))
-          return send(reply, 429, tooManyPage(list), { 'retry-after': '3600' });
+          return sendPage(reply, 429, tooManyPage(list), { 'retry-after': '3600' });
         const outcome = await deps.unitOfWork((trx) => {
           const inTrx = { ...ctx, db: trx };
           if (form === 'join') return askToJoin(inTrx, list, value, 'web');
@@ -104,14 +106,14 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
     if (!list) return reply;
     const { token } = request.params as { token: string };
     const pending = await readConfirmation(db, list, token, deps.clock.now());
-    if (!pending) return send(reply, 404, invalidLinkPage(list, deps));
-    return send(reply, 200, ConfirmPage({ list, kind: pending.kind, address: pending.address }));
+    if (!pending) return sendPage(reply, 404, invalidLinkPage(list, deps));
+    return sendPage(reply, 200, ConfirmPage({ list, kind: pending.kind, address: pending.address }));
   });
 
   app.post(`${PUBLIC_PREFIX}:list/confirm/:token`, async (request, reply) => {
     const list = await listOf(request, reply);
     if (!list) return reply;
-    return answering(reply, async () => {
+    return answeringForm(reply, async () => {
       await readPublicForm(request, []);
       const { token } = request.params as { token: string };
       const ctx = await context();
@@ -130,14 +132,14 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
     const { token } = request.params as { token: string };
     const { linkKey: key, now } = await context();
     const member = await memberOfLink(db, key, list, token, 'unsubscribe', now);
-    if (!member) return send(reply, 404, invalidLinkPage(list, deps));
-    return send(reply, 200, OneClickPage({ list, address: member.email }));
+    if (!member) return sendPage(reply, 404, invalidLinkPage(list, deps));
+    return sendPage(reply, 200, OneClickPage({ list, address: member.email }));
   });
 
   app.post(`${PUBLIC_PREFIX}:list/unsubscribe/:token`, async (request, reply) => {
     const list = await listOf(request, reply);
     if (!list) return reply;
-    return answering(reply, async () => {
+    return answeringForm(reply, async () => {
       const fields = await readPublicForm(request, ['List-Unsubscribe']);
       if (fields.get('List-Unsubscribe') !== 'One-Click')
         throw new HttpError(400, 'A one-click request says List-Unsubscribe=One-Click (RFC 8058)');
@@ -147,7 +149,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'unsubscribe', ctx.now);
         return member ? leaveByLink({ ...ctx, db: trx }, list, member, 'one-click') : null;
       });
-      if (!outcome) return send(reply, 404, invalidLinkPage(list, deps));
+      if (!outcome) return sendPage(reply, 404, invalidLinkPage(list, deps));
       return sendStep(reply, list, deps, outcome);
     });
   });
@@ -159,14 +161,14 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
     const { token } = request.params as { token: string };
     const ctx = await context();
     const member = await memberOfLink(db, ctx.linkKey, list, token, 'member', ctx.now);
-    if (!member) return send(reply, 404, invalidLinkPage(list, deps));
-    return send(reply, 200, MemberPage({ list, member, listPage: ctx.links.list(list.address) }));
+    if (!member) return sendPage(reply, 404, invalidLinkPage(list, deps));
+    return sendPage(reply, 200, MemberPage({ list, member, listPage: ctx.links.list(list.address) }));
   });
 
   app.post(`${PUBLIC_PREFIX}:list/member/:token`, async (request, reply) => {
     const list = await listOf(request, reply);
     if (!list) return reply;
-    return answering(reply, async () => {
+    return answeringForm(reply, async () => {
       const fields = await readPublicForm(request, ['action']);
       const action = fields.get('action') as MemberAction | undefined;
       if (!action || !MEMBER_ACTIONS.includes(action))
@@ -177,42 +179,19 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'member', ctx.now);
         return member ? applyMemberAction({ ...ctx, db: trx }, list, member, action) : null;
       });
-      if (!done) return send(reply, 404, invalidLinkPage(list, deps));
-      return send(
+      if (!done) return sendPage(reply, 404, invalidLinkPage(list, deps));
+      return sendPage(
         reply,
         200,
         MemberPage({ list, member: done.member, notice: done.notice, listPage: ctx.links.list(list.address) }),
       );
     });
   });
+
+  registerArchiveRoutes(app, deps);
 }
 
-function send(
-  reply: FastifyReply,
-  status: number,
-  page: ReactElement,
-  headers: Record<string, string> = {},
-): FastifyReply {
-  return reply
-    .status(status)
-    .headers({ 'cache-control': 'no-store', ...headers })
-    .type('text/html; charset=utf-8')
-    .send(renderDocument(page));
-}
 
-/** A bad form (400, 413, 415) is answered as a page too: its reader is a person in a browser. */
-async function answering(reply: FastifyReply, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
-    return send(
-      reply,
-      error.status,
-      MessagePage({ title: 'This request cannot be read', children: h('p', null, error.message) }),
-    );
-  }
-}
 
 function mailedNotice(form: FormAnswer['form']): string {
   if (form === 'manage')
@@ -254,7 +233,7 @@ function sendStep(
   const back = { href: memberLinks(deps.publicOrigin()).list(list.address), label: `Back to ${list.name}` };
   switch (outcome.kind) {
     case 'joined':
-      return send(
+      return sendPage(
         reply,
         200,
         MessagePage({
@@ -268,7 +247,7 @@ function sendStep(
         }),
       );
     case 'left':
-      return send(
+      return sendPage(
         reply,
         200,
         MessagePage({
@@ -279,7 +258,7 @@ function sendStep(
         }),
       );
     case 'waiting':
-      return send(
+      return sendPage(
         reply,
         200,
         MessagePage({
@@ -294,7 +273,7 @@ function sendStep(
         }),
       );
     case 'closed':
-      return send(
+      return sendPage(
         reply,
         200,
         MessagePage({
@@ -305,7 +284,7 @@ function sendStep(
         }),
       );
     case 'invalid':
-      return send(reply, 404, invalidLinkPage(list, deps));
+      return sendPage(reply, 404, invalidLinkPage(list, deps));
   }
 }
 

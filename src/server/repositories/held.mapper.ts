@@ -20,9 +20,11 @@ export interface HeldRow {
 
 export interface HeldDetailRow extends HeldRow {
   headers: string;
-  content_plain: string;
-  content_html: string;
-  raw: string;
+  raw_deflated: Buffer;
+  plain_deflated: Buffer;
+  html_deflated: Buffer | null;
+  /** 1: the sender authenticated (or was not checked), and may be answered. */
+  answerable: number;
 }
 
 const StoredReasons = z.array(
@@ -65,11 +67,15 @@ export function toHeldMessage(row: HeldRow): HeldMessage {
   };
 }
 
-export function toHeldDetail(row: HeldDetailRow): HeldMessageDetail {
+/** `content_html` is the sender's HTML, '' when there was none: the dashboard shows the text then. */
+export function toHeldDetail(
+  row: HeldDetailRow,
+  content: { plain: string; html: string },
+): HeldMessageDetail {
   return {
     ...toHeldMessage(row),
-    content_plain: row.content_plain,
-    content_html: row.content_html,
+    content_plain: content.plain,
+    content_html: content.html,
     headers: storedHeaders(row),
   };
 }

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely } from 'kysely';
 import { dialectOf } from '../db/dialect.ts';
 import type { Database, HeldMessagesTable } from '../db/schema.ts';
 import type { HeldRow } from './held.mapper.ts';
@@ -38,9 +38,10 @@ const SUMMARY = [
 const DETAIL = [
   ...SUMMARY,
   'held_messages.headers',
-  'held_messages.content_plain',
-  'held_messages.content_html',
-  'held_messages.raw',
+  'held_messages.raw_deflated',
+  'held_messages.plain_deflated',
+  'held_messages.html_deflated',
+  'held_messages.answerable',
 ] as const;
 
 export async function countHeld(
@@ -186,4 +187,73 @@ export async function isHeldInList(
     .where('message_id', '=', messageId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The second key of the advisory lock on an account's held-queue bounds ("HELD"). */
+const HELD_BOUNDS_LOCK = 0x48454c44;
+
+/**
+ * Serializes, until the transaction ends, the holding of messages in one account, so that two
+ * messages arriving at once are counted against the bounds one after the other (PostgreSQL;
+ * SQLite's transaction holds the write lock from its first statement, lockInbound).
+ */
+export async function lockHeldBounds(db: Kysely<Database>, accountId: number): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(${HELD_BOUNDS_LOCK}, ${accountId})`.execute(db);
+}
+
+/** What the list's queue holds, and what one sender (any case) has held in the account. */
+export async function heldUsage(
+  db: Kysely<Database>,
+  held: { accountId: number; listId: number; sender: string },
+): Promise<{ listMessages: number; listBytes: number; senderMessages: number; senderBytes: number }> {
+  const totals = (eb: ExpressionBuilder<Database, 'held_messages'>) =>
+    [
+      eb.fn.countAll<number | string>().as('messages'),
+      eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes'),
+    ] as const;
+  const list = await db
+    .selectFrom('held_messages')
+    .select(totals)
+    .where('list_id', '=', held.listId)
+    .executeTakeFirstOrThrow();
+  const sender = await db
+    .selectFrom('held_messages')
+    .select(totals)
+    .where('account_id', '=', held.accountId)
+    // The expression of the index held_messages_sender (migration 2026-11-29T0210).
+    .where(sql<string>`lower(from_address)`, '=', held.sender.toLowerCase())
+    .executeTakeFirstOrThrow();
+  return {
+    listMessages: Number(list.messages),
+    listBytes: Number(list.bytes),
+    senderMessages: Number(sender.messages),
+    senderBytes: Number(sender.bytes),
+  };
+}
+
+/**
+ * Drops up to `limit` held messages received before `before` (Unix seconds), oldest first;
+ * answers how many. Mailman's max_days_to_hold: a queue nobody works does not grow for ever.
+ */
+export async function expireHeld(
+  db: Kysely<Database>,
+  before: number,
+  limit: number,
+): Promise<number> {
+  const rows = await db
+    .deleteFrom('held_messages')
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('held_messages')
+        .select('id')
+        .where('received', '<', before)
+        .orderBy('received')
+        .limit(limit),
+    )
+    .returning('id')
+    .execute();
+  return rows.length;
 }

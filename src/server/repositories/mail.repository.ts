@@ -24,6 +24,15 @@ export async function findListByAddress(db: Kysely<Database>, name: string, doma
   return found.find((list) => list.name === name) ?? (found.length === 1 ? found[0] : undefined);
 }
 
+/** The account whose domain (spec §2.7) this is, any case: postmaster@ it reaches its superadmins. */
+export function findAccountByDomain(db: Kysely<Database>, domain: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'domain'])
+    .where(sql<string>`lower(domain)`, '=', domain.toLowerCase())
+    .executeTakeFirst();
+}
+
 /**
  * What the posting policy needs to know of a sender (spec §2.4 restrictions): whether the address
  * is a contact's of the account, and the lists that contact is a member of.

@@ -134,28 +134,40 @@ export async function markDigested(db: Kysely<Database>, ids: readonly number[])
 }
 
 /**
- * The account's administrators who asked for approval notices (spec §2.6 `notifications`
- * "approval"), by their username, which is an address.
+ * The addresses of the account's administrators who sign in (their username is an address) and
+ * whose JSON array `column` holds `value`.
  */
-export async function approvalRecipients(
+async function signInAddressesWith(
   db: Kysely<Database>,
   accountId: number,
+  column: 'notifications' | 'permissions',
+  value: string,
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('administrators')
-    .select(['username', 'notifications'])
+    .select(['username', column])
     .where('account_id', '=', accountId)
     .where('username', 'is not', null)
     .execute();
   return rows
     .filter((row) => {
       try {
-        const kinds = JSON.parse(row.notifications) as unknown;
-        return Array.isArray(kinds) && kinds.includes('approval');
+        const values = JSON.parse(row[column]) as unknown;
+        return Array.isArray(values) && values.includes(value);
       } catch {
         return false;
       }
     })
     .map((row) => row.username ?? '')
     .filter((username) => username.includes('@'));
+}
+
+/** The account's administrators who asked for approval notices (spec §2.6 `notifications`). */
+export function approvalRecipients(db: Kysely<Database>, accountId: number): Promise<string[]> {
+  return signInAddressesWith(db, accountId, 'notifications', 'approval');
+}
+
+/** The account's superadmins who sign in: postmaster@ mail goes to them. */
+export function superadminAddresses(db: Kysely<Database>, accountId: number): Promise<string[]> {
+  return signInAddressesWith(db, accountId, 'permissions', 'superadmin');
 }

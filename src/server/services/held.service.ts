@@ -14,13 +14,15 @@ import { visibleListNames, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/http-error.ts';
 import { automatedMarker } from '../../api/posting-policy/message.ts';
+import { plainToHtml } from '../../api/message-content.ts';
 import { acceptMail } from '../mail/accept.ts';
+import { loadHeldContent } from '../mail/held-content.ts';
 import { listAddressOf } from '../mail/list-address.ts';
 import { queueSenderNotice } from '../mail/notices.ts';
 import { findListByName } from '../repositories/lists.repository.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
 import { saveSource } from '../repositories/outbox.repository.ts';
-import { messageIdsIn } from '../mail/archive.ts';
+import { messageIdsIn } from '../mail/message-ids.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import {
   storedHeaders,
@@ -69,7 +71,7 @@ export async function getHeld(
   const id = toId(idText);
   const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
-  return toHeldDetail(row);
+  return toHeldDetail(row, await loadHeldContent(row));
 }
 
 /** One action on one held message; an id the caller may not see is as absent as a missing one. */
@@ -139,6 +141,7 @@ async function settle(
   for (const row of rows) {
     let message: number | null = null;
     if (action === 'approve') {
+      const content = await loadHeldContent(row);
       const headers = storedHeaders(row);
       const header = (name: string) =>
         headers.filter((field) => field.name.toLowerCase() === name).map((field) => field.value);
@@ -155,14 +158,14 @@ async function settle(
             ...header('in-reply-to').flatMap((value) => messageIdsIn(value)),
             ...header('references').flatMap((value) => messageIdsIn(value).reverse()),
           ],
-          contentPlain: row.content_plain,
-          contentHtml: row.content_html,
+          contentPlain: content.plain,
+          // Spec §4.5: generated when the message had none.
+          contentHtml: content.html || plainToHtml(content.plain),
         },
         now,
       );
+      await saveSource(db, message, content.raw);
     }
-    if (message !== null && row.raw !== '')
-      await saveSource(db, message, Buffer.from(row.raw, 'base64'));
     if (action === 'reject') await tellRejected(db, account, row, reason, now);
     outcomes.push({ id: row.id, action, message });
   }
@@ -172,7 +175,8 @@ async function settle(
 /**
  * A rejected message's sender gets the list's reject message (spec §2.4, with the moderator's
  * reason) when the list sends reject messages or the moderator gave a reason; never a program
- * (RFC 3834: no answer to automated mail).
+ * (RFC 3834: no answer to automated mail), and never a From address the message did not
+ * authenticate for (issue 28: a notice to a forged sender is backscatter).
  */
 async function tellRejected(
   db: Kysely<Database>,
@@ -181,6 +185,7 @@ async function tellRejected(
   reason: string | undefined,
   now: Date,
 ): Promise<void> {
+  if (!row.answerable) return;
   const list = await findListByName(db, account.id, row.list);
   if (!list) return;
   const settings = settingsOf(list);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { packHeldContent } from '../mail/held-content.ts';
 import { holdMail } from '../mail/hold.ts';
 
 /**
@@ -20,6 +21,8 @@ export async function insertHeldMessage(
     rule?: 'hold-all' | 'taboo-body' | 'not-permitted';
     /** When it was held: the server's clock's now (a server test's `server.clock`); by default the machine's. */
     now?: Date;
+    /** Whether the sender authenticated (a rejection answers only then); yes by default. */
+    authenticated?: boolean;
   },
 ): Promise<number> {
   const list = await db
@@ -56,10 +59,13 @@ export async function insertHeldMessage(
         { name: 'Subject', value: subject },
         { name: 'Message-ID', value: messageId },
       ],
-      contentPlain: body,
-      contentHtml: input.html ?? `<p>${body}</p>`,
+      content: packHeldContent({
+        raw,
+        plain: Buffer.from(body),
+        html: Buffer.from(input.html ?? `<p>${body}</p>`),
+      }),
       size: raw.length,
-      raw,
+      answerable: input.authenticated ?? true,
     },
     {
       rule,

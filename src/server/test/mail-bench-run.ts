@@ -1,7 +1,8 @@
 // The measurements of `npm run bench -- --mail` (bench/mail.ts runs this file in a process of its
 // own and prints its rows): on SQLite in a temporary DATA_DIR, messages per second in (real SMTP
 // into the pipeline), a fan-out to 100,000 addresses into the local sink (queueing time,
-// deliveries per second, memory), and the posting policy's decision time.
+// deliveries per second, memory), the posting policy's decision time, and the stall of a GET while
+// a 10 MB message arrives (mail-stall-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,12 +16,14 @@ import { startSmtpIn } from '../mail/smtp-in.ts';
 import { sinkTransport } from '../mail/transport.ts';
 import { LIST_DEFAULTS } from '../repositories/lists.mapper.ts';
 import { outboxCounts } from '../repositories/outbox.repository.ts';
+import { dnsOptionsFor, startDnsServer } from './dns-server.ts';
 import { seedFanOut } from './fan-out-seed.ts';
 import type { Kysely } from 'kysely';
 import autocannon from 'autocannon';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { measureStall, stallRows } from './mail-stall-bench.ts';
 import { systemClock } from '../lib/clock.ts';
 import { personalParts } from '../mail/outgoing/personal.ts';
 import { buildPostTemplate, personalize } from '../mail/outgoing/template.ts';
@@ -50,12 +53,15 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
         .insertInto('lists')
         .values({ account_id: list.account_id, name: 'small', created: new Date().toISOString() })
         .execute();
+      // Senders are verified against a DNS server of the bench's own, which knows none of them.
+      const dns = await startDnsServer();
       const smtp = await startSmtpIn({
         db,
         host: '127.0.0.1',
         port: 0,
         maxBytes: 1_000_000,
         clock: systemClock,
+        dns: dnsOptionsFor(dns),
       });
       const client = nodemailer.createTransport({
         host: '127.0.0.1',
@@ -78,6 +84,7 @@ async function measure(progress: (line: string) => void): Promise<string[][]> {
       const inSeconds = (performance.now() - started) / 1000;
       client.close();
       await smtp.close();
+      await dns.close();
       rows.push([
         'messages in (SMTP → policy → archive), 4 connections',
         `${(MESSAGES_IN / inSeconds).toFixed(0)} messages/s`,
@@ -282,5 +289,6 @@ async function latencies(url: string): Promise<{ p50: number; p99: number; count
   return { p50: at(0.5), p99: at(0.99), count: times.length, failed };
 }
 
-const rows = await measure((line) => console.error(line));
+const progress = (line: string) => console.error(line);
+const rows = [...(await measure(progress)), ...stallRows(await measureStall(progress))];
 console.log(JSON.stringify(rows));

@@ -1,5 +1,6 @@
 import type { EffectiveSettings } from '../effective.ts';
 import type {
+  PostingAuthentication,
   PostingDirectory,
   PostingList,
   PostingMessage,
@@ -16,6 +17,8 @@ export interface RuleContext {
   message: PostingMessage;
   /** The sender's address, normalized (lower case, no brackets). */
   sender: string;
+  /** What the receiving server verified of the author (NOT_CHECKED when it was not given). */
+  authentication: PostingAuthentication;
 }
 
 /** One link of the chain: a hit, or null when the rule has nothing to say about the message. */

@@ -53,17 +53,17 @@ describe('hold_automated (spec §2.4, SECURITY.md 36)', () => {
   });
 });
 
-describe('maxlength (spec §2.4, KB; 0 is no limit)', () => {
+describe('maxlength (spec §2.4, KB; 0 is no limit): over it, refused (issue 28)', () => {
   const rows: [maxlength: number, size: number, action: PostingAction][] = [
     [0, 50 * 1024 * 1024, 'accept'],
     [40, 40 * 1024, 'accept'],
-    [40, 40 * 1024 + 1, 'hold'],
-    [1, 10 * 1024, 'hold'],
+    [40, 40 * 1024 + 1, 'reject'],
+    [1, 10 * 1024, 'reject'],
   ];
   it.each(rows)('maxlength %i KB, %i bytes: %s', (maxlength, size, action) => {
     const decision = decideCase({ settings: { maxlength }, message: { size } });
     expect(decision.action).toBe(action);
-    if (action === 'hold') {
+    if (action === 'reject') {
       expect(decision).toMatchObject({ rule: 'too-large', setting: 'maxlength' });
       expect(decision.reason).toContain(`maxlength of ${maxlength} KB`);
     }

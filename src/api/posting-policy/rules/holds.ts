@@ -1,4 +1,5 @@
 import { automatedMarker, replyMarker } from '../message.ts';
+import type { PostingSettings } from '../types.ts';
 import type { PostingRule } from './context.ts';
 
 /** Spec §2.4 `hold_automated` (SECURITY.md 36: auto-replies follow it). */
@@ -31,16 +32,23 @@ export const replyRule: PostingRule = ({ settings, message }) => {
 export const KB = 1024;
 
 /**
- * Spec §2.4 `maxlength` (KB; 0: no limit). A message over it is held, as Mailman 3's max-size rule
- * does: a moderator may still let a large message through.
+ * Spec §2.4 `maxlength` (KB; 0: no limit). A message over it is rejected (issue 28: held, each
+ * stored one more message a stranger could send to grow the database); the reference server's
+ * listener refuses it before taking it (552, at RCPT when the sender declares its SIZE), so the
+ * sender's own mail server tells them. Mailman 3 holds such mail instead.
  */
+export function largestBytes(settings: Pick<PostingSettings, 'maxlength'>): number | null {
+  return settings.maxlength > 0 ? settings.maxlength * KB : null;
+}
+
 export const sizeRule: PostingRule = ({ settings, message }) => {
-  if (settings.maxlength <= 0 || message.size <= settings.maxlength * KB) return null;
+  const largest = largestBytes(settings);
+  if (largest === null || message.size <= largest) return null;
   const kb = Math.ceil(message.size / KB);
   return {
     rule: 'too-large',
-    action: 'hold',
+    action: 'reject',
     setting: 'maxlength',
-    reason: `The message is ${kb} KB, over the list’s maxlength of ${settings.maxlength} KB, so it is held for approval.`,
+    reason: `The message is ${kb} KB, over the list’s maxlength of ${settings.maxlength} KB, so it is refused.`,
   };
 };

@@ -26,3 +26,18 @@ export const noSenderRule: PostingRule = ({ sender }) => {
         : `The sender “${sender}” is not an email address, so the message is dropped.`,
   };
 };
+
+/**
+ * A From header that names no one author (none, several fields or addresses, malformed: issue 28,
+ * each let a forged sender through as an allowed one): held, whatever else the list allows, for
+ * a moderator to look at. The receiving server says so; the dashboard's tester never does.
+ */
+export const fromHeaderRule: PostingRule = ({ authentication }) => {
+  if (authentication.fromProblem === undefined) return null;
+  return {
+    rule: 'from-header',
+    action: 'hold',
+    setting: null,
+    reason: `The From header ${authentication.fromProblem}, so nobody can tell who wrote the message; it is held for a moderator.`,
+  };
+};

@@ -33,16 +33,44 @@ export const bannedRule: PostingRule = (context) => {
   };
 };
 
+/** The sender's domain, for reasons. */
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+
 /**
  * Whether the sender is one of the chosen senders of `moderate` 2 (spec §2.4): a member of a list
  * in `restrict_post_lists` (bit 4) or an address in `restrict_post_allowed_emails` (bit 8). Null
  * when the list does not choose its senders (bit 2 off, or bit 1 holding everything anyway): bits
- * 4 and 8 count only beside 2.
+ * 4 and 8 count only beside 2. A chosen address counts only when the message authenticates for its
+ * domain (issue 28: a forged From went to every member): otherwise `forged` says why not.
  */
-export function chosenSender(context: RuleContext): { permitted: boolean; why: string } | null {
+export function chosenSender(
+  context: RuleContext,
+): { permitted: boolean; why: string; forged?: string } | null {
   const { moderate } = context.settings;
   if (has(moderate, MODERATE.holdAll) || !has(moderate, MODERATE.specificSenders)) return null;
+  const chosen = chosenBy(context);
+  if (!chosen.permitted) return chosen;
+  const { authentication, sender } = context;
+  switch (authentication.result) {
+    case 'pass':
+      return chosen;
+    case 'not-checked':
+      return {
+        permitted: true,
+        why: `${chosen.why} (a server counts this only when the message authenticates for ${domainOf(sender)}: not checked here)`,
+      };
+    case 'fail':
+      return {
+        permitted: false,
+        why: chosen.why,
+        forged: `the message claims to come from ${sender}, who may post (${chosen.why}), but ${authentication.detail}, so it counts as an unknown sender`,
+      };
+  }
+}
+
+function chosenBy(context: RuleContext): { permitted: boolean; why: string } {
   const { settings, directory, sender } = context;
+  const { moderate } = settings;
   const kinds: string[] = [];
   if (has(moderate, MODERATE.listMembers)) {
     const list = settings.restrict_post_lists.find((name) => directory.isMember(name, sender));
@@ -78,11 +106,21 @@ export function chosenSender(context: RuleContext): { permitted: boolean; why: s
 
 /**
  * Spec §2.4 `moderate` 2 with 4 and 8, and `message_rejections`: a sender who is not chosen is
- * held or rejected; with `message_rejections` 3 the chosen senders' messages are held too.
+ * held or rejected; with `message_rejections` 3 the chosen senders' messages are held too. A chosen
+ * address whose message does not authenticate is held, whatever `message_rejections` says: it may
+ * be the chosen sender's mail forwarded on its way, for a moderator to tell.
  */
 export const chosenSendersRule: PostingRule = (context) => {
   const chosen = chosenSender(context);
   if (chosen === null) return null;
+  if (chosen.forged !== undefined) {
+    return {
+      rule: 'unauthenticated',
+      action: 'hold',
+      setting: 'moderate',
+      reason: `The sender is not known to be permitted: ${chosen.forged}; the message is held for a moderator.`,
+    };
+  }
   if (!chosen.permitted) {
     const outcome = unpermittedOutcome(context);
     return {

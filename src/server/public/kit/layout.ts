@@ -11,6 +11,8 @@ export function Page(props: {
   title: string;
   /** Pages that carry a token in their URL are kept out of search engines. */
   personal?: boolean;
+  /** A part with a look of its own (the archive): its stylesheet, its body's class, its header. */
+  part?: { stylesheet: string; className: string; header: Children };
   children?: Children;
 }): ReactElement {
   return h(
@@ -25,7 +27,8 @@ export function Page(props: {
       props.personal ? h('meta', { name: 'robots', content: 'noindex, nofollow' }) : null,
       h('title', null, props.title),
       h('link', { rel: 'stylesheet', href: STYLESHEET_PATH }),
+      props.part ? h('link', { rel: 'stylesheet', href: props.part.stylesheet }) : null,
     ),
-    h('body', null, h('main', null, props.children)),
+    h('body', { className: props.part?.className }, props.part?.header, h('main', null, props.children)),
   );
 }

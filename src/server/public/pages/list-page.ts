@@ -36,6 +36,10 @@ export function ListPage(props: {
     h('h1', null, list.name),
     h('p', { className: 'muted' }, list.address),
     description ? h('p', null, description) : null,
+    // Spec §2.4 archive_enabled: the members' archive (issue 26), protected or not, has its door.
+    list.settings.archive_enabled
+      ? h('p', null, h('a', { href: 'archive/' }, 'Read the archive'))
+      : null,
     h(
       'section',
       { 'aria-labelledby': 'join-heading' },

@@ -69,7 +69,7 @@ describe('the posting tester’s input', () => {
       rule: 'automated',
     });
     expect(decide({ attachmentsKb: 11 }, member)).toMatchObject({
-      action: 'hold',
+      action: 'reject',
       rule: 'too-large',
     });
   });

@@ -6,7 +6,9 @@
  * The page's CSP refuses inline style, and the message frame inherits it, so a `style` attribute
  * never reaches the frame's markup: the pre-parse pass (without-parse-time-markup.ts) moves it to
  * STYLE_ATTRIBUTE, DOMPurify's hook keeps only the declarations `safeDeclarations` allows, and
- * the frame applies them through CSSOM (`style.setProperty`), which the CSP does not govern.
+ * the dashboard's frame applies them through CSSOM (`style.setProperty`), which the CSP does not
+ * govern (src/web/components/safe-html/apply-inline-styles.ts). The archive's pages run no script
+ * and drop them (src/server/public/archive/archive-sanitizer.ts).
  */
 
 /** Where a style waits, from before sanitizing until the frame applies it. */
@@ -87,20 +89,4 @@ export function formatDeclarations(declarations: readonly Declaration[]): string
   return declarations
     .map((d) => `${d.property}: ${d.value}${d.important ? ' !important' : ''}`)
     .join('; ');
-}
-
-/**
- * Applies the kept styles of a sanitized document through CSSOM, then drops the attributes that
- * carried them. Runs on the frame's document once it has loaded.
- */
-export function applyInlineStyles(root: ParentNode): void {
-  for (const element of root.querySelectorAll(`[${STYLE_ATTRIBUTE}]`)) {
-    const style = (element as Partial<ElementCSSInlineStyle>).style;
-    const text = element.getAttribute(STYLE_ATTRIBUTE) ?? '';
-    element.removeAttribute(STYLE_ATTRIBUTE);
-    if (!style) continue;
-    for (const { property, value, important } of safeDeclarations(text)) {
-      style.setProperty(property, value, important ? 'important' : '');
-    }
-  }
 }
