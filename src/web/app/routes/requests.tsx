@@ -5,7 +5,7 @@ import { RequestsPage } from '../../features/requests/components/requests-page.t
 import {
   readRequestsSearch,
   requestsQuery,
-} from '../../features/requests/controllers/use-requests-page.ts';
+} from '../../features/requests/model/requests-search.ts';
 import { useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 

@@ -12,7 +12,8 @@ import { UndoToasts } from '../../../components/triage/undo-toasts.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { plural } from '../../../lib/use-triage-queue.ts';
 import { UNDO_SECONDS } from '../../../lib/use-undoable-actions.ts';
-import { describeRequest, useRequestsPage } from '../controllers/use-requests-page.ts';
+import { useRequestsPage } from '../controllers/use-requests-page.ts';
+import { describeRequest, requestCounts } from '../model/requests-search.ts';
 import { RequestsTable } from './requests-table.tsx';
 
 const KIND_NAMES = { join: 'Join', leave: 'Leave' } as const;
@@ -44,10 +45,7 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
 
   const value = page.shown.value;
   const pages = Math.max(1, Math.ceil(value.count / REQUEST_PAGE_LIMITS.default));
-  // Counts of what the caller sees, whatever the filters (the answer's `lists`).
-  const inList = value.lists.filter((entry) => !search.list || entry.list === search.list);
-  const kindCount = (kind: 'join' | 'leave') => inList.reduce((sum, entry) => sum + entry[kind], 0);
-  const total = value.lists.reduce((sum, entry) => sum + entry.join + entry.leave, 0);
+  const counts = requestCounts(value.lists, search.list);
   const confirming = page.confirming;
   const what =
     search.kind === 'leave'
@@ -65,7 +63,7 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
               to={page.linkTo({ list: undefined })}
               aria-current={search.list ? undefined : 'page'}
             >
-              Every list ({total})
+              Every list ({counts.total})
             </Link>
           </li>
           {value.lists.map((entry) => (
@@ -87,7 +85,7 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
               to={page.linkTo({ kind: undefined })}
               aria-current={search.kind ? undefined : 'page'}
             >
-              Both kinds ({kindCount('join') + kindCount('leave')})
+              Both kinds ({counts.join + counts.leave})
             </Link>
           </li>
           {REQUEST_KINDS.map((kind) => (
@@ -96,7 +94,7 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
                 to={page.linkTo({ kind })}
                 aria-current={search.kind === kind ? 'page' : undefined}
               >
-                {KIND_NAMES[kind]} ({kindCount(kind)})
+                {KIND_NAMES[kind]} ({counts[kind]})
               </Link>
             </li>
           ))}

@@ -1,47 +1,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import {
-  REQUEST_KINDS,
-  REQUEST_PAGE_LIMITS,
-  type MemberRequest,
-  type RequestKind,
-} from '../../../../api/schemas/request.ts';
+import type { MemberRequest } from '../../../../api/schemas/request.ts';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { plural, useTriageQueue } from '../../../lib/use-triage-queue.ts';
 import { requestQueries } from '../api/request-queries.ts';
 import { sendRequestAction, useRequestAction } from '../api/use-request-action.ts';
 import { requestKey, withoutRequests } from '../lib/request-page-data.ts';
-
-export interface RequestsSearch {
-  page: number;
-  list: string | undefined;
-  kind: RequestKind | undefined;
-}
-
-/** What the queue shows, in the URL: `?list=news&kind=join&page=2`. */
-export function readRequestsSearch(params: URLSearchParams): RequestsSearch {
-  const page = params.get('page') ?? '';
-  const kind = params.get('kind');
-  return {
-    page: /^[1-9]\d{0,8}$/.test(page) ? Number(page) : 1,
-    list: params.get('list') || undefined,
-    kind: REQUEST_KINDS.find((known) => known === kind),
-  };
-}
-
-/** The query of the queue's page for what the URL says (the route's loader reads it too). */
-export function requestsQuery(search: RequestsSearch) {
-  return {
-    page: search.page,
-    limit: REQUEST_PAGE_LIMITS.default,
-    ...(search.list ? { list: search.list } : {}),
-    ...(search.kind ? { kind: search.kind } : {}),
-  };
-}
-
-/** `ann@example.org’s request to join news`: what one request is called in toasts and dialogs. */
-export const describeRequest = (request: MemberRequest) =>
-  `${request.address}’s request to ${request.kind} ${request.list}`;
+import {
+  describeRequest,
+  readRequestsSearch,
+  requestsLink,
+  requestsQuery,
+  type RequestsSearch,
+} from '../model/requests-search.ts';
 
 /**
  * The requests page's controller (logic apart from the view): the list, kind and page in the URL,
@@ -79,14 +50,8 @@ export function useRequestsPage(accountId: AccountId) {
   // What waits for its undo window is not counted either.
   const shown = withoutRequests(requests.data, [...queue.hidden]);
 
-  /** The URL of the queue with `changes` (a list or kind of undefined: every one), on page 1. */
-  const linkTo = (changes: Partial<Pick<RequestsSearch, 'list' | 'kind'>>) => {
-    const next = new URLSearchParams();
-    const { list, kind } = { list: search.list, kind: search.kind, ...changes };
-    if (list) next.set('list', list);
-    if (kind) next.set('kind', kind);
-    return `?${next.toString()}`;
-  };
+  const linkTo = (changes: Partial<Pick<RequestsSearch, 'list' | 'kind'>>) =>
+    requestsLink(search, changes);
   const goToPage = (next: number) => {
     const nextParams = new URLSearchParams(params);
     nextParams.set('page', String(next));
