@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectNoAxeViolations } from './fixtures/axe.ts';
 import { apiAs, createKey, signInWithKey, uniqueName } from './fixtures/dashboard.ts';
 import { expect, test, type MailSink } from './fixtures/mail.ts';
@@ -17,6 +17,23 @@ const rows = (page: Page) => page.getByRole('table').locator('tbody [data-triage
 const outcome = (page: Page) =>
   page.getByRole('status').filter({ hasText: /^(Approved|Rejected|Discarded|Undone)/ });
 const toast = (page: Page) => page.locator('.undo-toast');
+
+/** The WCAG contrast ratio of an element's text colour on its own background colour. */
+async function contrastOf(element: Locator) {
+  const [text, background] = await element.evaluate((node) => {
+    const style = getComputedStyle(node);
+    return [style.color, style.backgroundColor];
+  });
+  const luminance = (rgb = '') => {
+    const [r = 0, g = 0, b = 0] = (rgb.match(/[\d.]+/g) ?? []).map(Number).map((value) => {
+      const c = value / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+}
 
 /** The newest mail the sink took for `address` whose subject matches. */
 async function mailTo(sink: MailSink, address: string, subject: RegExp) {
@@ -100,6 +117,8 @@ test('a moderator answers join and leave requests by keyboard: undo, a reason ma
     page.getByRole('heading', { level: 1, name: 'Requests to join and leave' }),
   ).toBeVisible();
   await expect(rows(page)).toHaveText([ann, bo, cy, dee]);
+  // The count stays readable on the current page's item (its link text is the accent's colour).
+  expect(await contrastOf(nav.locator('[aria-current="page"] .nav-count'))).toBeGreaterThan(4.5);
   // Counts per list and kind, and both kinds in the table.
   const perList = page.getByRole('navigation', { name: 'Requests per list' });
   await expect(perList.getByRole('link')).toHaveText([
