@@ -38,9 +38,7 @@ async function contrastOf(element: Locator) {
 /** The newest mail the sink took for `address` whose subject matches. */
 async function mailTo(sink: MailSink, address: string, subject: RegExp) {
   const find = () =>
-    sink.mails
-      .filter((m) => m.to.includes(address) && subject.test(m.parsed.subject ?? ''))
-      .at(-1);
+    sink.mails.filter((m) => m.to.includes(address) && subject.test(m.parsed.subject ?? '')).at(-1);
   await expect
     .poll(() => find() !== undefined, { message: `a mail to ${address} like ${String(subject)}` })
     .toBe(true);
@@ -74,7 +72,9 @@ async function ask(
   { list, email, kind }: { list: string; email: string; kind: 'join' | 'leave' },
 ) {
   await page.goto(`/l/${list}/`);
-  const form = page.getByRole('form', { name: kind === 'join' ? 'Join the list' : 'Leave the list' });
+  const form = page.getByRole('form', {
+    name: kind === 'join' ? 'Join the list' : 'Leave the list',
+  });
   await form
     .getByLabel(kind === 'join' ? 'Your email address' : 'The address you receive the list at')
     .fill(email);
