@@ -13,9 +13,10 @@ export const initialJsBudgetBytes = 120_000;
  * The signed-in shell before its first paint. Over the 120 kB of issue #5 since it reads who is
  * signed in and the contract's permission table before painting (issue 17 item 2: the navigation
  * shows only what the person may open) and gained the phone menu and the Held section; TanStack
- * Query's core (about 8 kB) now loads with it. A ceiling to win back, not a new budget.
+ * Query's core (about 8 kB) now loads with it. A ceiling to win back, not a new budget. +0.2 kB
+ * for the Requests item, its route and its shortcut (issue 25 item 5).
  */
-export const appShellCeilingBytes = 123_000;
+export const appShellCeilingBytes = 123_100;
 
 /** Every page's JavaScript, shell included, gzip (issue 17 item 9). */
 export const pageJsBudgetBytes = 150_000;
@@ -48,7 +49,10 @@ const pageCeilingBytes: Record<string, number> = {
   // shell's Account link (item 5).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + held': 150_500,
+  // +1.1: the triage it shares with the Requests page (components/triage/, lib/use-triage-queue.ts)
+  // loads as a chunk of their own, and the shell's Requests item (issue 25 item 5).
+  'shell + held': 151_700,
+  'shell + requests': pageJsBudgetBytes,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
@@ -70,7 +74,8 @@ const pageCeilingBytes: Record<string, number> = {
   // (issue 27 items 7 and 3).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + messages': 150_500,
+  // +0.2 kB on every page (the shell): the Requests item, its route and `g r` (issue 25 item 5).
+'shell + messages': 150_700,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9); +0.4 kB on every
   // page since answers are read by JSON type only, so that another API v2 server's lists,
   // accounts and administrators show (the contract's read settings, api/schemas/list.ts).
@@ -80,14 +85,16 @@ const pageCeilingBytes: Record<string, number> = {
   // +0.3 for the shell's Held count loader and Account link (issue 27 items 3 and 5).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + contact-new': 163_700,
+  // +0.2 kB on every page (the shell): the Requests item, its route and `g r` (issue 25 item 5).
+'shell + contact-new': 163_900,
   // +0.5 for the focus that stays in the addresses table when one is deleted
   // (lib/focus-after-removal.ts); +0.4 for the shared inputs and membership mutations as above;
   // +0.9 for saying on the field what the server did not store (X-Ignored-Fields) and offering
   // the custom fields the account is known to have (issue 27 item 1).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + contact': 169_000,
+  // +0.2 kB on every page (the shell): the Requests item, its route and `g r` (issue 25 item 5).
+'shell + contact': 169_200,
   // +0.4 for saying on the field what the server did not store (issue 27 item 1); +0.3 for the
   // shell's Account link (item 5).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
@@ -95,7 +102,8 @@ const pageCeilingBytes: Record<string, number> = {
 'shell + list-settings': 173_100,
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-'shell + message-new': 164_800,
+  // +0.2 kB on every page (the shell): the Requests item, its route and `g r` (issue 25 item 5).
+'shell + message-new': 165_000,
 };
 
 interface ManifestChunk {

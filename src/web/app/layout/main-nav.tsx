@@ -6,10 +6,7 @@ import { usePermissions } from '../../lib/permissions.ts';
 
 // The queues' readers (and the contract's schemas with them) load after the shell's first paint:
 // the shell itself reads nothing of the queues (bench/bundle-size.ts, the shell's budget).
-const HeldCount = lazy(() => import('./queue-counts.tsx').then((m) => ({ default: m.HeldCount })));
-const RequestsCount = lazy(() =>
-  import('./queue-counts.tsx').then((m) => ({ default: m.RequestsCount })),
-);
+const QueueCount = lazy(() => import('./queue-counts.tsx'));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -50,14 +47,9 @@ export function MainNav({
             <li key={section}>
               <NavLink to={sectionPath(target, section)}>
                 {label}
-                {section === 'held' && (
+                {(section === 'held' || section === 'requests') && (
                   <Suspense fallback={null}>
-                    <HeldCount accountId={target} />
-                  </Suspense>
-                )}
-                {section === 'requests' && (
-                  <Suspense fallback={null}>
-                    <RequestsCount accountId={target} />
+                    <QueueCount accountId={target} queue={section} />
                   </Suspense>
                 )}
               </NavLink>
