@@ -12,6 +12,16 @@ export const SECTIONS = [
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
+/** Each section's page title: its heading, and its name where a page is named in words. */
+export const SECTION_TITLES: Record<Section, string> = {
+  contacts: 'Contacts',
+  lists: 'Lists',
+  messages: 'Messages',
+  held: 'Held messages',
+  requests: 'Requests to join and leave',
+  administrators: 'Administrators',
+};
+
 /** The account in the URL (global principals), or null for an account key's own account. */
 export function useAccountId(): AccountId {
   return useParams().accountId ?? null;

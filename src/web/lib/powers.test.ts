@@ -37,6 +37,7 @@ describe('powers: what the signed-in principal may do (issue 17 item 2)', () => 
       'lists',
       'messages',
       'held',
+      'requests',
       'administrators',
     ]);
     expect(landingSection(admin)).toBe('contacts');
@@ -53,6 +54,14 @@ describe('powers: what the signed-in principal may do (issue 17 item 2)', () => 
         expect(mayCall(own, operation)).toBe(false);
     }
     expect(mayCall(powersOf(caller(['list', 'contact']), false), 'accounts.get')).toBe(false);
+  });
+
+  it('membership opens the Requests page (issue 25 item 5) beside contacts and lists', () => {
+    const desk = powersOf(caller(['membership']), false);
+    expect(openSections(desk)).toEqual(['contacts', 'lists', 'requests']);
+    expect(landingSection(desk)).toBe('contacts');
+    expect(mayCall(desk, 'requests.bulk')).toBe(true);
+    expect(openSections(powersOf(caller(['approval']), false))).not.toContain('requests');
   });
 
   it('keeps the list limit only while limit_lists is on', () => {

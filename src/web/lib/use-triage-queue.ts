@@ -125,6 +125,9 @@ export function useTriageQueue<T>({
       describe(items),
     );
   };
+  /** What a button or key starts: a reject asks for its reason first, the others `run`. */
+  const begin = (action: TriageAction, items: readonly T[]) =>
+    action === 'reject' ? setRejecting(items) : run(action, items);
   const undo = (key?: number) => {
     const entry = undoable.undo(key);
     if (!entry) return;
@@ -143,7 +146,7 @@ export function useTriageQueue<T>({
     { keys: ['j'], description: words.next, run: () => move(1) },
     { keys: ['k'], description: words.previous, run: () => move(-1) },
     { keys: ['a'], description: words.approve, run: () => run('approve', target()) },
-    { keys: ['r'], description: words.reject, run: () => setRejecting(target()) },
+    { keys: ['r'], description: words.reject, run: () => begin('reject', target()) },
     { keys: ['d'], description: words.discard, run: () => run('discard', target()) },
     {
       keys: ['x'],
@@ -170,6 +173,7 @@ export function useTriageQueue<T>({
     chosen,
     toggle,
     run,
+    begin,
     undo,
     confirming,
     setConfirming,
@@ -179,3 +183,6 @@ export function useTriageQueue<T>({
     moves,
   };
 }
+
+/** What useTriageQueue answers: the view's parts read it (components/triage/). */
+export type TriageQueue<T> = ReturnType<typeof useTriageQueue<T>>;

@@ -6,7 +6,7 @@ import {
   readRequestsSearch,
   requestsQuery,
 } from '../../features/requests/model/requests-search.ts';
-import { useAccountId } from '../../lib/account-scope.ts';
+import { SECTION_TITLES, useAccountId } from '../../lib/account-scope.ts';
 import { queryClient } from '../query-client.ts';
 
 /** Starts the page's request while the chunk renders (the URL read as the page reads it). */
@@ -22,7 +22,7 @@ export function Component() {
   const accountId = useAccountId();
   return (
     <>
-      <PageHeading title="Requests to join and leave" />
+      <PageHeading title={SECTION_TITLES.requests} />
       <RequestsPage key={accountId} accountId={accountId} />
     </>
   );

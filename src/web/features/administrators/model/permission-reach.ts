@@ -1,7 +1,7 @@
 import { PERMISSIONS, type Permission } from '../../../../api/constants.ts';
 import { OPERATION_PERMISSIONS } from '../../../../api/operation-permissions.ts';
 import type { OperationName } from '../../../../api/operations.ts';
-import type { Section } from '../../../lib/account-scope.ts';
+import { SECTION_TITLES } from '../../../lib/account-scope.ts';
 import { mayCall, openSections, type Powers } from '../../../lib/powers.ts';
 import { LIMITS } from './caller-bounds.ts';
 
@@ -14,15 +14,6 @@ export interface PermissionReach {
   /** Chosen permissions that allow no operation of the contract (spec §2.6 `audit`, `billing`…). */
   idle: Permission[];
 }
-
-const PAGE_NAMES: Partial<Record<Section, string>> = {
-  contacts: 'Contacts',
-  lists: 'Lists',
-  messages: 'Messages',
-  held: 'Held messages',
-  requests: 'Requests to join and leave',
-  administrators: 'Administrators',
-};
 
 const AREA_NAMES: Record<string, string> = {
   contacts: 'Contacts',
@@ -66,7 +57,7 @@ export function permissionReach(chosen: readonly string[], global: boolean): Per
     limitLists: null,
     limitMetadata: null,
   };
-  const pages = openSections(powers).map((section) => PAGE_NAMES[section] ?? section);
+  const pages = openSections(powers).map((section) => SECTION_TITLES[section]);
   if (!global && mayCall(powers, 'accounts.get')) pages.push('Account settings');
   if (global && mayCall(powers, 'accounts.list')) pages.push('Accounts');
 

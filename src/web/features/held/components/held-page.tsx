@@ -1,19 +1,18 @@
 import '../../../components/triage/triage.css';
 import '../held.css';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { HELD_PAGE_LIMITS } from '../../../../api/schemas/held.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
-import { BulkConfirmDialog } from '../../../components/triage/bulk-confirm-dialog.tsx';
-import { RejectDialog } from '../../../components/triage/reject-dialog.tsx';
 import { TriageActions } from '../../../components/triage/triage-actions.tsx';
+import { TriageCounts } from '../../../components/triage/triage-counts.tsx';
+import { TriageDialogs } from '../../../components/triage/triage-dialogs.tsx';
+import { TriageToolbar } from '../../../components/triage/triage-toolbar.tsx';
 import { UndoToasts } from '../../../components/triage/undo-toasts.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { plural } from '../../../lib/use-triage-queue.ts';
-import { UNDO_SECONDS } from '../../../lib/use-undoable-actions.ts';
 import { useHeldPage } from '../controllers/use-held-page.ts';
 import { heldKey } from '../lib/held-key.ts';
 import { HeldPreview } from './held-preview.tsx';
@@ -28,7 +27,7 @@ import { SenderRuleOffer } from './sender-rule-offer.tsx';
  */
 export function HeldPage({ accountId }: { accountId: AccountId }) {
   const held = useHeldPage(accountId);
-  const { search, act, tableRef, selection, rows, cursor, current, chosen, toggle, run } = held;
+  const { search, act, tableRef, selection, rows, cursor, current, chosen, toggle } = held;
   // A tapped subject (and, but side by side, j or k) brings the open message into view: below the
   // queue (on a phone, below every card) it would change out of sight.
   const messageRef = useRef<HTMLDivElement>(null);
@@ -57,29 +56,26 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
   const value = held.shown.value;
   const pages = Math.max(1, Math.ceil(value.count / HELD_PAGE_LIMITS.default));
   const total = value.lists.reduce((sum, entry) => sum + entry.count, 0);
-  const confirming = held.confirming;
 
   return (
     <div className="held-page stack">
-      <nav aria-label="Held messages per list" className="triage-counts">
-        <ul>
-          <li>
-            <Link to={held.pickList(undefined)} aria-current={search.list ? undefined : 'page'}>
-              Every list ({total})
-            </Link>
-          </li>
-          {value.lists.map((entry) => (
-            <li key={entry.list}>
-              <Link
-                to={held.pickList(entry.list)}
-                aria-current={search.list === entry.list ? 'page' : undefined}
-              >
-                {entry.list} ({entry.count})
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TriageCounts
+        label="Held messages per list"
+        links={[
+          {
+            key: '',
+            to: held.pickList(undefined),
+            current: !search.list,
+            text: `Every list (${total})`,
+          },
+          ...value.lists.map((entry) => ({
+            key: entry.list,
+            to: held.pickList(entry.list),
+            current: search.list === entry.list,
+            text: `${entry.list} (${entry.count})`,
+          })),
+        ]}
+      />
 
       <UndoToasts pending={held.pending} onUndo={held.undo} />
       <p role="status" className="summary">
@@ -100,29 +96,19 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
       ) : (
         <div className="held-body">
           <div className="stack held-queue">
-            <div className="toolbar">
-              <p className="summary" aria-live="polite" aria-busy={held.held.isFetching}>
-                {plural(value.count, 'held message', 'held messages')}
-                {pages > 1 && `; page ${search.page} of ${pages}`}
-              </p>
-              <TriageActions
-                label="The selected messages"
-                disabled={chosen.length === 0}
-                names={{
-                  approve: `Approve selected (${chosen.length})`,
-                  reject: 'Reject selected…',
-                  discard: 'Discard selected',
-                }}
-                onAct={(action) =>
-                  action === 'reject' ? held.setRejecting(chosen) : run(action, chosen)
-                }
-              />
-            </div>
-            <p className="hint">
-              Keys: <kbd>j</kbd> and <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>r</kbd> rejects,{' '}
-              <kbd>d</kbd> discards (the selection, else the message), <kbd>u</kbd> undoes within{' '}
-              {UNDO_SECONDS} seconds, <kbd>x</kbd> selects; <kbd>?</kbd> lists them all.
-            </p>
+            <TriageToolbar
+              summary={
+                <>
+                  {plural(value.count, 'held message', 'held messages')}
+                  {pages > 1 && `; page ${search.page} of ${pages}`}
+                </>
+              }
+              busy={held.held.isFetching}
+              selected={chosen.length}
+              label="The selected messages"
+              row="message"
+              onAct={(action) => held.begin(action, chosen)}
+            />
             <TableScroll label="Held messages">
               <HeldTable
                 ref={tableRef}
@@ -143,9 +129,7 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
                 label="This message"
                 primary
                 names={{ approve: 'Approve', reject: 'Reject…', discard: 'Discard' }}
-                onAct={(action) =>
-                  action === 'reject' ? held.setRejecting([current]) : run(action, [current])
-                }
+                onAct={(action) => held.begin(action, [current])}
               />
               <HeldPreview key={heldKey(current)} accountId={accountId} message={current} />
             </div>
@@ -153,37 +137,17 @@ export function HeldPage({ accountId }: { accountId: AccountId }) {
         </div>
       )}
 
-      <RejectDialog
-        count={held.rejecting.length}
-        name={
-          held.rejecting.length === 1 && held.rejecting[0]
-            ? held.subjectOf(held.rejecting[0])
-            : null
-        }
-        words={{
-          noun: { one: 'message', many: 'messages' },
-          explanation: `${held.rejecting.length === 1 ? 'The sender gets' : 'Each sender gets'} the list’s reject message; the message is not archived or sent to the list.`,
-          reasonLabel: 'Reason (optional, added to the reject message)',
-        }}
-        onClose={() => held.setRejecting([])}
-        onReject={(reason) => {
-          const messages = held.rejecting;
-          held.setRejecting([]);
-          run('reject', messages, reason);
-        }}
-      />
-      <BulkConfirmDialog
-        confirming={confirming && { action: confirming.action, count: confirming.items.length }}
+      <TriageDialogs
+        queue={held}
         noun={{ one: 'message', many: 'messages' }}
+        nameOf={held.subjectOf}
+        rejected={(count) =>
+          `${count === 1 ? 'The sender gets' : 'Each sender gets'} the list’s reject message; the message is not archived or sent to the list.`
+        }
+        reasonLabel="Reason (optional, added to the reject message)"
         consequence={{
           approve: 'They are archived and sent to their lists’ members.',
           discard: 'They are dropped: nothing is sent, not even to their senders.',
-        }}
-        onClose={() => held.setConfirming(null)}
-        onConfirm={() => {
-          if (!confirming) return;
-          held.setConfirming(null);
-          run(confirming.action, confirming.items, undefined, true);
         }}
       />
     </div>

@@ -1,17 +1,15 @@
 import '../../../components/triage/triage.css';
-import { Link } from 'react-router';
 import { REQUEST_KINDS, REQUEST_PAGE_LIMITS } from '../../../../api/schemas/request.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
-import { BulkConfirmDialog } from '../../../components/triage/bulk-confirm-dialog.tsx';
-import { RejectDialog } from '../../../components/triage/reject-dialog.tsx';
-import { TriageActions } from '../../../components/triage/triage-actions.tsx';
+import { TriageCounts } from '../../../components/triage/triage-counts.tsx';
+import { TriageDialogs } from '../../../components/triage/triage-dialogs.tsx';
+import { TriageToolbar } from '../../../components/triage/triage-toolbar.tsx';
 import { UndoToasts } from '../../../components/triage/undo-toasts.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { plural } from '../../../lib/use-triage-queue.ts';
-import { UNDO_SECONDS } from '../../../lib/use-undoable-actions.ts';
 import { useRequestsPage } from '../controllers/use-requests-page.ts';
 import { describeRequest, requestCounts } from '../model/requests-search.ts';
 import { RequestsTable } from './requests-table.tsx';
@@ -27,7 +25,7 @@ const KIND_NAMES = { join: 'Join', leave: 'Leave' } as const;
  */
 export function RequestsPage({ accountId }: { accountId: AccountId }) {
   const page = useRequestsPage(accountId);
-  const { search, act, tableRef, selection, rows, cursor, chosen, toggle, run } = page;
+  const { search, act, tableRef, selection, rows, cursor, chosen, toggle } = page;
 
   if (page.requests.isPending) return <TableSkeleton label="Loading the requests…" />;
   if (page.requests.isError)
@@ -46,60 +44,45 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
   const value = page.shown.value;
   const pages = Math.max(1, Math.ceil(value.count / REQUEST_PAGE_LIMITS.default));
   const counts = requestCounts(value.lists, search.list);
-  const confirming = page.confirming;
-  const what =
-    search.kind === 'leave'
-      ? 'request to leave'
-      : search.kind === 'join'
-        ? 'request to join'
-        : 'request';
+  // `request`, or `request to join` when one kind is shown.
+  const kindWords = search.kind ? ` to ${search.kind}` : '';
 
   return (
     <div className="stack">
-      <nav aria-label="Requests per list" className="triage-counts">
-        <ul>
-          <li>
-            <Link
-              to={page.linkTo({ list: undefined })}
-              aria-current={search.list ? undefined : 'page'}
-            >
-              Every list ({counts.total})
-            </Link>
-          </li>
-          {value.lists.map((entry) => (
-            <li key={entry.list}>
-              <Link
-                to={page.linkTo({ list: entry.list })}
-                aria-current={search.list === entry.list ? 'page' : undefined}
-              >
-                {entry.list} ({entry.join} to join, {entry.leave} to leave)
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <nav aria-label="Requests by kind" className="triage-counts">
-        <ul>
-          <li>
-            <Link
-              to={page.linkTo({ kind: undefined })}
-              aria-current={search.kind ? undefined : 'page'}
-            >
-              Both kinds ({counts.join + counts.leave})
-            </Link>
-          </li>
-          {REQUEST_KINDS.map((kind) => (
-            <li key={kind}>
-              <Link
-                to={page.linkTo({ kind })}
-                aria-current={search.kind === kind ? 'page' : undefined}
-              >
-                {KIND_NAMES[kind]} ({counts[kind]})
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TriageCounts
+        label="Requests per list"
+        links={[
+          {
+            key: '',
+            to: page.linkTo({ list: undefined }),
+            current: !search.list,
+            text: `Every list (${counts.total})`,
+          },
+          ...value.lists.map((entry) => ({
+            key: entry.list,
+            to: page.linkTo({ list: entry.list }),
+            current: search.list === entry.list,
+            text: `${entry.list} (${entry.join} to join, ${entry.leave} to leave)`,
+          })),
+        ]}
+      />
+      <TriageCounts
+        label="Requests by kind"
+        links={[
+          {
+            key: '',
+            to: page.linkTo({ kind: undefined }),
+            current: !search.kind,
+            text: `Both kinds (${counts.join + counts.leave})`,
+          },
+          ...REQUEST_KINDS.map((kind) => ({
+            key: kind,
+            to: page.linkTo({ kind }),
+            current: search.kind === kind,
+            text: `${KIND_NAMES[kind]} (${counts[kind]})`,
+          })),
+        ]}
+      />
 
       <UndoToasts pending={page.pending} onUndo={page.undo} />
       <p role="status" className="summary">
@@ -114,33 +97,23 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
 
       {rows.length === 0 ? (
         <p className="summary">
-          No {what} waits{search.list ? ` on ${search.list}` : ''}.
+          No request{kindWords} waits{search.list ? ` on ${search.list}` : ''}.
         </p>
       ) : (
         <div className="stack">
-          <div className="toolbar">
-            <p className="summary" aria-live="polite" aria-busy={page.requests.isFetching}>
-              {plural(value.count, `waiting ${what}`, `waiting ${what}s`)}
-              {pages > 1 && `; page ${search.page} of ${pages}`}
-            </p>
-            <TriageActions
-              label="The selected requests"
-              disabled={chosen.length === 0}
-              names={{
-                approve: `Approve selected (${chosen.length})`,
-                reject: 'Reject selected…',
-                discard: 'Discard selected',
-              }}
-              onAct={(action) =>
-                action === 'reject' ? page.setRejecting(chosen) : run(action, chosen)
-              }
-            />
-          </div>
-          <p className="hint">
-            Keys: <kbd>j</kbd> and <kbd>k</kbd> move, <kbd>a</kbd> approves, <kbd>r</kbd> rejects,{' '}
-            <kbd>d</kbd> discards (the selection, else the request), <kbd>u</kbd> undoes within{' '}
-            {UNDO_SECONDS} seconds, <kbd>x</kbd> selects; <kbd>?</kbd> lists them all.
-          </p>
+          <TriageToolbar
+            summary={
+              <>
+                {plural(value.count, `waiting request${kindWords}`, `waiting requests${kindWords}`)}
+                {pages > 1 && `; page ${search.page} of ${pages}`}
+              </>
+            }
+            busy={page.requests.isFetching}
+            selected={chosen.length}
+            label="The selected requests"
+            row="request"
+            onAct={(action) => page.begin(action, chosen)}
+          />
           <TableScroll label="Requests">
             <RequestsTable
               ref={tableRef}
@@ -150,46 +123,24 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
               onToggleAll={(on) => toggle(rows, on)}
               current={cursor.current}
               onCurrent={cursor.setCurrent}
-              onAct={(action, request) =>
-                action === 'reject' ? page.setRejecting([request]) : run(action, [request])
-              }
+              onAct={(action, request) => page.begin(action, [request])}
             />
           </TableScroll>
           <Pagination page={search.page} pages={pages} onPage={page.goToPage} />
         </div>
       )}
 
-      <RejectDialog
-        count={page.rejecting.length}
-        name={
-          page.rejecting.length === 1 && page.rejecting[0]
-            ? describeRequest(page.rejecting[0])
-            : null
-        }
-        words={{
-          noun: { one: 'request', many: 'requests' },
-          explanation: `${page.rejecting.length === 1 ? 'The address is' : 'Each address is'} mailed that the request was refused; its membership does not change.`,
-          reasonLabel: 'Reason (optional, mailed with the refusal)',
-        }}
-        onClose={() => page.setRejecting([])}
-        onReject={(reason) => {
-          const requests = page.rejecting;
-          page.setRejecting([]);
-          run('reject', requests, reason);
-        }}
-      />
-      <BulkConfirmDialog
-        confirming={confirming && { action: confirming.action, count: confirming.items.length }}
+      <TriageDialogs
+        queue={page}
         noun={{ one: 'request', many: 'requests' }}
+        nameOf={describeRequest}
+        rejected={(count) =>
+          `${count === 1 ? 'The address is' : 'Each address is'} mailed that the request was refused; its membership does not change.`
+        }
+        reasonLabel="Reason (optional, mailed with the refusal)"
         consequence={{
           approve: 'Each address joins or leaves its list, and is told so.',
           discard: 'They are dropped: nobody is told, and no membership changes.',
-        }}
-        onClose={() => page.setConfirming(null)}
-        onConfirm={() => {
-          if (!confirming) return;
-          page.setConfirming(null);
-          run(confirming.action, confirming.items, undefined, true);
         }}
       />
     </div>

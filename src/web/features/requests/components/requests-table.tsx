@@ -1,8 +1,12 @@
-import type { Ref } from 'react';
 import type { MemberRequest } from '../../../../api/schemas/request.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { SelectBox } from '../../../components/select-box.tsx';
 import { TriageActions } from '../../../components/triage/triage-actions.tsx';
+import {
+  SelectAllHeading,
+  TriageRow,
+  type TriageTableProps,
+} from '../../../components/triage/triage-table-parts.tsx';
 import type { TriageAction } from '../../../lib/use-undoable-actions.ts';
 import { requestKey } from '../lib/request-page-data.ts';
 
@@ -15,16 +19,9 @@ const SOURCES: Record<string, string> = {
 
 const KINDS = { join: 'Join', leave: 'Leave' } as const;
 
-interface RequestsTableProps {
+interface RequestsTableProps extends TriageTableProps<MemberRequest> {
   requests: readonly MemberRequest[];
-  selected: ReadonlySet<string>;
-  onToggle: (request: MemberRequest, selected: boolean) => void;
-  onToggleAll: (selected: boolean) => void;
-  /** The row keyboard triage is on (j, k). */
-  current: string | null;
-  onCurrent: (key: string) => void;
   onAct: (action: TriageAction, request: MemberRequest) => void;
-  ref?: Ref<HTMLTableElement>;
 }
 
 /**
@@ -42,19 +39,18 @@ export function RequestsTable({
   onAct,
   ref,
 }: RequestsTableProps) {
-  const allSelected = requests.length > 0 && requests.every((r) => selected.has(requestKey(r)));
   return (
     <table className="triage-table" ref={ref}>
       <thead>
         <tr>
-          <th scope="col">
-            <SelectBox
-              label="Select every request on this page"
-              checked={allSelected}
-              onChange={onToggleAll}
-            />
+          <SelectAllHeading
+            label="Select every request on this page"
+            keys={requests.map(requestKey)}
+            selected={selected}
+            onToggleAll={onToggleAll}
+          >
             Address
-          </th>
+          </SelectAllHeading>
           <th scope="col">Kind</th>
           <th scope="col">List</th>
           <th scope="col">Made on</th>
@@ -71,12 +67,7 @@ export function RequestsTable({
           const key = requestKey(request);
           const kind = KINDS[request.kind];
           return (
-            <tr
-              key={key}
-              className={key === current ? 'current' : undefined}
-              aria-current={key === current ? 'true' : undefined}
-              onFocus={() => onCurrent(key)}
-            >
+            <TriageRow key={key} rowKey={key} current={current} onCurrent={onCurrent}>
               <td data-label="Address">
                 <SelectBox
                   label={`Select ${request.address}’s request`}
@@ -116,7 +107,7 @@ export function RequestsTable({
                   onAct={(action) => onAct(action, request)}
                 />
               </td>
-            </tr>
+            </TriageRow>
           );
         })}
       </tbody>
