@@ -49,9 +49,10 @@ const pageCeilingBytes: Record<string, number> = {
   // shell's Account link (item 5).
     // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-  // +1.1: the triage it shares with the Requests page (components/triage/, lib/use-triage-queue.ts)
-  // loads as a chunk of their own, and the shell's Requests item (issue 25 item 5).
-  'shell + held': 151_700,
+  // +1.5: the triage it shares with the Requests page, logic and views (components/triage/,
+  // lib/use-triage-queue.ts), loads as a chunk of their own, and the shell's Requests item
+  // (issue 25 item 5).
+  'shell + held': 152_000,
   'shell + requests': pageJsBudgetBytes,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
