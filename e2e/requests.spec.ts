@@ -195,16 +195,17 @@ test('a moderator answers join and leave requests by keyboard: undo, a reason ma
   expect(joined?.lists.map((membership) => membership.list)).toEqual(['garden']);
 });
 
-test('a moderator confined to one list sees and answers only its requests, at 320 px', async ({
+test('a moderator confined to one list sees and answers only its requests, at 320 px; one another moderator answered first is refused, and said so', async ({
   page,
   server,
   mailSink,
 }) => {
   const { api, name, domain } = await moderatedAccount(server);
-  const [eve, fay] = ['eve', 'fay'].map((who) => `${who}.${name}@example.org`);
-  if (!eve || !fay) throw new Error('unreachable');
+  const [eve, fay, gil] = ['eve', 'fay', 'gil'].map((who) => `${who}.${name}@example.org`);
+  if (!eve || !fay || !gil) throw new Error('unreachable');
   await ask(page, mailSink, { list: `community@${domain}`, email: eve, kind: 'join' });
   await ask(page, mailSink, { list: `garden@${domain}`, email: fay, kind: 'join' });
+  await ask(page, mailSink, { list: `garden@${domain}`, email: gil, kind: 'join' });
   const desk = await api.users.create({
     description: 'Garden desk',
     permissions: ['membership', 'limit_lists'],
@@ -217,10 +218,10 @@ test('a moderator confined to one list sees and answers only its requests, at 32
   await expect(
     page.getByRole('heading', { level: 1, name: 'Requests to join and leave' }),
   ).toBeVisible();
-  await expect(rows(page)).toHaveText([fay]);
+  await expect(rows(page)).toHaveText([fay, gil]);
   await expect(
     page.getByRole('navigation', { name: 'Requests per list' }).getByRole('link'),
-  ).toHaveText(['Every list (1)', 'garden (1 to join, 0 to leave)']);
+  ).toHaveText(['Every list (2)', 'garden (2 to join, 0 to leave)']);
   await expectPhoneFit(page, 'the Requests page at 320 px');
   await expectNoAxeViolations(page, 'the Requests page at 320 px');
 
@@ -232,7 +233,20 @@ test('a moderator confined to one list sees and answers only its requests, at 32
   await expect(outcome(page)).toHaveText(`Discarded ${fay}’s request to join garden.`, {
     timeout: 10_000,
   });
-  // Eve's request, on another list, is still there for its own moderators.
+
+  // Another moderator answers Gil's request while this page shows it: the approval is refused,
+  // nothing changes, the page says so and reads the queue again.
   const waiting = await api.call('requests.list', { query: {} });
-  expect(waiting.data.map((request) => request.address)).toEqual([eve]);
+  const gils = waiting.data.find((request) => request.address === gil);
+  await api.call('requests.discard', { params: { id: gils?.id ?? 0 } });
+  await page.getByRole('button', { name: gil }).focus();
+  await page.keyboard.press('a');
+  await expect(page.getByText('Nothing was changed: the server refused.')).toBeVisible({
+    timeout: 10_000,
+  });
+  await expect(page.getByText('No request waits.')).toBeVisible();
+  expect((await api.contacts.list({ search: gil })).data).toEqual([]);
+  // Eve's request, on another list, is still there for its own moderators.
+  const left = await api.call('requests.list', { query: {} });
+  expect(left.data.map((request) => request.address)).toEqual([eve]);
 });

@@ -90,7 +90,10 @@ export function RequestsPage({ accountId }: { accountId: AccountId }) {
       </p>
       {act.isError && (
         <div className="stack">
-          <p>Nothing was changed: the server refused. The requests are back in the queue.</p>
+          <p>
+            Nothing was changed: the server refused. The queue is read again: what still waits is
+            back in it (another moderator may have answered first).
+          </p>
           <ErrorMessage error={act.error} />
         </div>
       )}
