@@ -40,7 +40,8 @@ export async function loadSection(options: LoadSectionOptions): Promise<SectionR
         report.lost +
         report.duplicated +
         report.phantom +
-        report.inDoubt ===
+        report.inDoubt +
+        report.unrecorded ===
         0 && report.crashed.length === 0;
     ok &&= clean;
     parts.push(describe(report, clean));
@@ -62,7 +63,8 @@ function describe(report: LoadReport, clean: boolean): string {
     `${report.clients} clients for ${report.seconds.toFixed(1)} s on a ${report.seedContacts.toLocaleString('en')}-contact account: ` +
       `${report.requests} requests (${rate.toFixed(0)}/s), ${report.acknowledged} acknowledged writes. ` +
       `5xx: **${report.serverErrors}**; no answer: **${report.network}**; 429: ${report.rateLimited}; other 4xx: ${report.clientErrors}. ` +
-      `Lost: **${report.lost}**, duplicated: **${report.duplicated}**, phantom: **${report.phantom}**, in doubt: ${report.inDoubt}` +
+      `Lost: **${report.lost}**, duplicated: **${report.duplicated}**, phantom: **${report.phantom}**, in doubt: ${report.inDoubt}, ` +
+      `without their audit entry: **${report.unrecorded}**` +
       `${report.crashed.length ? `; servers died: ${report.crashed.join(', ')}` : ''}: ${clean ? 'PASS' : 'FAIL'}`,
     ...report.problems.map((problem) => `- ${problem}`),
     '',

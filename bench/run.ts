@@ -12,6 +12,8 @@
 //   --render        the contacts table with 1000 rows.
 //   --crash N       crash safety, N kills per database (the full run does 20).
 //   --mail          mail: SMTP in, a fan-out to 100,000 addresses into the sink, policy decisions.
+//   --audit         the audit log's cost: writes per second with and without recording, alternating
+//                   (--clients N, 8 unless given; --audit-seconds S a mode a round, 10; 3 rounds).
 // Progress goes to stderr; the report to stdout.
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -19,6 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import * as z from 'zod';
+import { auditCost } from './audit-cost.ts';
 import { bundleSize } from './bundle-size.ts';
 import { contactsRender } from './contacts-render.ts';
 import { crashSafety } from './crash-safety.ts';
@@ -52,6 +55,8 @@ const { values: flags } = parseArgs({
     render: { type: 'boolean', default: false },
     crash: { type: 'string' },
     mail: { type: 'boolean', default: false },
+    audit: { type: 'boolean', default: false },
+    'audit-seconds': { type: 'string', default: '10' },
   },
 });
 
@@ -109,6 +114,18 @@ const sections: { id: string; chosen: boolean; run: () => Promise<SectionResult>
       }),
   },
   { id: 'mail', chosen: flags.mail, run: () => mailSection(progress) },
+  {
+    id: 'audit',
+    chosen: flags.audit,
+    run: () =>
+      auditCost({
+        // The load section's 50 clients would measure the machine's two cores, not the log.
+        clients: process.argv.includes('--clients') ? Number(flags.clients) : 8,
+        seconds: Number(flags['audit-seconds']),
+        rounds: 3,
+        progress,
+      }),
+  },
   {
     id: 'crash',
     chosen: flags.crash !== undefined,

@@ -50,10 +50,16 @@ const BENCH_PLAN_CONTACTS = 100_000_000;
  */
 const SEARCH_P99_BUDGET_MS = 50;
 const SINGLE_GET_RATIO_BUDGET = 0.5;
+/** Issue 28 item 6: the single GET costs the server at most twice bare node:http's CPU a request. */
+const SINGLE_GET_CPU_BUDGET = 2;
 
 /** One endpoint's figures under its name. */
-async function measureRow(name: string, options: autocannon.Options): Promise<Row> {
-  return { name, ...(await measure(options)) };
+async function measureRow(
+  name: string,
+  options: autocannon.Options,
+  serverPid?: number,
+): Promise<Row> {
+  return { name, ...(await measure(options, serverPid)) };
 }
 
 export async function serverThroughput(options: ThroughputOptions): Promise<SectionResult> {
@@ -66,16 +72,30 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
     let databaseUrl = '';
     if (database === 'postgres') {
       const unavailable = postgresAvailable();
-      if (unavailable) return { name: 'Server throughput (PostgreSQL)', ok: false, text: `skipped: ${unavailable}` };
+      if (unavailable)
+        return {
+          name: 'Server throughput (PostgreSQL)',
+          ok: false,
+          text: `skipped: ${unavailable}`,
+        };
       cluster = await startPostgresCluster();
       databaseUrl = cluster.url;
     }
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+    const env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+    };
     const started = Date.now();
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'demo', '--contacts', String(options.contacts)], {
-      env,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [cli, 'demo', '--contacts', String(options.contacts)],
+      {
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     const demoSeconds = (Date.now() - started) / 1000;
     const demo = JSON.parse(stdout) as {
       account_key: string;
@@ -102,12 +122,18 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
     // allowance per one-second window; a larger plan keeps 429s out of the figures.
     const raised = await fetch(`${base}/api/2/accounts/${demo.account_ids[demo.account]}/`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${demo.global_key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${demo.global_key}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: `max_contacts=${BENCH_PLAN_CONTACTS}`,
     });
-    if (!raised.ok) throw new Error(`raising the demo plan failed: ${raised.status} ${await raised.text()}`);
+    if (!raised.ok)
+      throw new Error(`raising the demo plan failed: ${raised.status} ${await raised.text()}`);
     const headers = { authorization: `Bearer ${demo.account_key}` };
-    const page = (await (await fetch(`${base}/api/2/contacts/?limit=1000`, { headers })).json()) as {
+    const page = (await (
+      await fetch(`${base}/api/2/contacts/?limit=1000`, { headers })
+    ).json()) as {
       data: { id: number; surname: string }[];
     };
     const ids = page.data.map((c) => c.id);
@@ -122,7 +148,11 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
       return [
         [
           'GET /contacts/:id/',
-          { ...common, url: base, requests: [{ setupRequest: (r) => ({ ...r, path: `/api/2/contacts/${pick(ids)}/` }) }] },
+          {
+            ...common,
+            url: base,
+            requests: [{ setupRequest: (r) => ({ ...r, path: `/api/2/contacts/${pick(ids)}/` }) }],
+          },
         ],
         ['GET /contacts/?limit=100', { ...common, url: `${base}/api/2/contacts/?limit=100` }],
         [
@@ -131,7 +161,12 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
             ...common,
             url: base,
             requests: [
-              { setupRequest: (r) => ({ ...r, path: `/api/2/contacts/?limit=100&search=${encodeURIComponent(pick(surnames))}` }) },
+              {
+                setupRequest: (r) => ({
+                  ...r,
+                  path: `/api/2/contacts/?limit=100&search=${encodeURIComponent(pick(surnames))}`,
+                }),
+              },
             ],
           },
         ],
@@ -157,13 +192,14 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
     };
 
     const loaded: Row[] = [
-      await measureRow('bare node:http (baseline)', {
-        connections: options.connections,
-        duration: options.duration,
-        url: `${bare.url}/`,
-      }),
+      await measureRow(
+        'bare node:http (baseline)',
+        { connections: options.connections, duration: options.duration, url: `${bare.url}/` },
+        bare.pid,
+      ),
     ];
-    for (const [name, request] of endpoints(options.connections)) loaded.push(await measureRow(name, request));
+    for (const [name, request] of endpoints(options.connections))
+      loaded.push(await measureRow(name, request, server.pid));
     const alone: Row[] = [];
     for (const [name, request] of endpoints(1)) alone.push(await measureRow(name, request));
 
@@ -172,31 +208,50 @@ export async function serverThroughput(options: ThroughputOptions): Promise<Sect
     const single = loaded.find((r) => r.name === 'GET /contacts/:id/');
     const search = alone.find((r) => r.name === 'GET /contacts/?search=…');
     const singleRatio = single ? single.requests / baseline : 0;
+    const baselineCpu = loaded[0]?.cpuMicros ?? 0;
+    const cpu = (row: Row) => (row.cpuMicros === undefined ? '–' : row.cpuMicros.toFixed(0));
+    const cpuRatio = (row: Row) =>
+      row.cpuMicros === undefined || baselineCpu === 0
+        ? '–'
+        : (row.cpuMicros / baselineCpu).toFixed(2);
+    const singleCpu =
+      single?.cpuMicros !== undefined && baselineCpu > 0
+        ? single.cpuMicros / baselineCpu
+        : Infinity;
     const checks = [
       `search p99 at 1 connection ${ms(search?.p99 ?? Infinity)} ms (budget < ${SEARCH_P99_BUDGET_MS} ms): ${search && search.p99 < SEARCH_P99_BUDGET_MS ? 'PASS' : 'FAIL'}`,
       `single GET at ${options.connections} connections: ${(singleRatio * 100).toFixed(0)}% of bare throughput (budget ≥ ${SINGLE_GET_RATIO_BUDGET * 100}%): ${singleRatio >= SINGLE_GET_RATIO_BUDGET ? 'PASS' : 'FAIL'}`,
+      `single GET's server CPU a request: ${singleCpu.toFixed(2)}× bare (budget ≤ ${SINGLE_GET_CPU_BUDGET}×): ${singleCpu <= SINGLE_GET_CPU_BUDGET ? 'PASS' : 'FAIL'}`,
     ];
     const ok = checks.every((line) => line.endsWith('PASS'));
     const text = [
       `${options.contacts} demo contacts on ${database === 'postgres' ? 'PostgreSQL' : 'SQLite'} (demo built in ${demoSeconds.toFixed(1)} s); ${options.duration} s per endpoint and mode; load generator and server share this machine's ${availableParallelism()} cores.`,
       '',
-      `Throughput, ${options.connections} connections (the single-GET budget is checked here; latency here is mostly queueing):`,
+      `Throughput, ${options.connections} connections (the single-GET budgets are checked here; latency here is mostly queueing). The server's CPU µs a request (its process's user + system time over the run, every thread, divided by the requests answered) does not move with the share of the cores the load generator takes, as req/s does:`,
       '',
-      '| endpoint | req/s | × bare | p50 ms | p99 ms | non-2xx |',
-      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      '| endpoint | req/s | × bare | server CPU µs/req | × bare | p50 ms | p99 ms | non-2xx |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...loaded.map(
-        (r) => `| ${r.name} | ${r.requests.toFixed(0)} | ${(r.requests / baseline).toFixed(2)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`,
+        (r) =>
+          `| ${r.name} | ${r.requests.toFixed(0)} | ${(r.requests / baseline).toFixed(2)} | ${cpu(r)} | ${cpuRatio(r)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`,
       ),
       '',
       'Latency as one user sees it, 1 connection (the search budget is checked here):',
       '',
       '| endpoint | req/s | p50 ms | p99 ms | non-2xx |',
       '| --- | ---: | ---: | ---: | ---: |',
-      ...alone.map((r) => `| ${r.name} | ${r.requests.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`),
+      ...alone.map(
+        (r) =>
+          `| ${r.name} | ${r.requests.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`,
+      ),
       '',
       ...checks,
     ].join('\n');
-    return { name: database === 'postgres' ? 'Server throughput (PostgreSQL)' : 'Server throughput', ok, text };
+    return {
+      name: database === 'postgres' ? 'Server throughput (PostgreSQL)' : 'Server throughput',
+      ok,
+      text,
+    };
   } finally {
     await Promise.all([...children.map(stopProcess), ...stops.map((stop) => stop())]);
     cluster?.stop();

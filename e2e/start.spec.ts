@@ -24,7 +24,8 @@ const DEMO_PEOPLE = {
   'community-admin@demo.example': {
     role: /^list-limited administrator of community only/,
     name: 'Lee Lister',
-    lands: '/contacts',
+    // Confined to one list, they work in it: its members (issue 27 item 2, app/routes/home.tsx).
+    lands: '/lists/community/members',
   },
   'support@demo.example': {
     role: /^support: contacts and memberships, no list settings or messages$/,

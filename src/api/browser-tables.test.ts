@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import {
   clientOperationsSource,
+  extensionGroups,
+  extensionOperationsSource,
   operationPermissionsSource,
 } from './test-support/browser-tables.ts';
 
@@ -12,6 +15,17 @@ import {
 describe('the tables the browser loads', () => {
   it('client-operations.ts: method, path and schemas of every operation', async () => {
     await expect(await clientOperationsSource()).toMatchFileSnapshot('./client-operations.ts');
+  });
+
+  it.each(extensionGroups())('extension-operations/%s.ts: an extension\'s, loaded on first use', async (group) => {
+    await expect(await extensionOperationsSource(group)).toMatchFileSnapshot(
+      `./extension-operations/${group}.ts`,
+    );
+  });
+
+  it('extension-operations/ holds no table of an extension that is gone', () => {
+    const files = readdirSync(new URL('./extension-operations/', import.meta.url)).sort();
+    expect(files).toEqual(extensionGroups().map((group) => `${group}.ts`));
   });
 
   it('operation-permissions.ts: the permissions of every operation', async () => {

@@ -7,14 +7,20 @@ import { Administrator, AdministratorCollection, AdministratorCreate, Administra
 import { Caller } from './schemas/caller.ts';
 import { Contact, ContactCreate, ContactPage, ContactQuery, ContactUpdate } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
-import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
 import { List, ListCollection, ListCreate, ListQuery, ListUpdate } from './schemas/list.ts';
 import { Membership, MembershipCreate, MembershipUpdate } from './schemas/membership.ts';
-import { Message, MessageImage, MessageImageQuery, MessagePage, MessageQuery, MessageSend } from './schemas/message.ts';
-import { RequestBulk, RequestBulkOutcome, RequestOutcome, RequestPage, RequestQuery, RequestReject } from './schemas/request.ts';
+import { Message, MessagePage, MessageQuery, MessageSend } from './schemas/message.ts';
 
-/** What the client sends and reads of each operation (api/client.ts), and nothing else of its entry. */
-export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
+/** The extensions' tables, each loaded on the first call to one of its operations (api/client.ts). */
+export const EXTENSION_OPERATIONS: Record<string, () => Promise<{ OPERATIONS: Partial<Record<OperationName, OperationCall>> }>> = {
+  'audit': () => import('./extension-operations/audit.ts'),
+  'held': () => import('./extension-operations/held.ts'),
+  'messages': () => import('./extension-operations/messages.ts'),
+  'requests': () => import('./extension-operations/requests.ts'),
+};
+
+/** What the client sends and reads of each operation of spec v2 (api/client.ts), and nothing else of its entry. */
+export const CLIENT_OPERATIONS: Partial<Record<OperationName, OperationCall>> = {
   'contacts.get': { method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact },
   'contacts.list': { method: 'GET', path: '/contacts/', query: ContactQuery, response: ContactPage },
   'contacts.create': { method: 'POST', path: '/contacts/', body: ContactCreate, response: Contact },
@@ -37,7 +43,6 @@ export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
   'messages.get': { method: 'GET', path: '/messages/:id/', query: NoQuery, response: Message },
   'messages.send': { method: 'POST', path: '/messages/', body: MessageSend, response: SuccessBody },
   'messages.delete': { method: 'DELETE', path: '/messages/:id/', response: SuccessBody },
-  'messages.image': { method: 'GET', path: '/messages/:id/images/', query: MessageImageQuery, response: MessageImage },
   'users.list': { method: 'GET', path: '/users/', query: NoQuery, response: AdministratorCollection, collection: true },
   'users.get': { method: 'GET', path: '/users/:id/', query: NoQuery, response: Administrator },
   'users.create': { method: 'POST', path: '/users/', body: AdministratorCreate, response: Administrator },
@@ -49,16 +54,5 @@ export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
   'accounts.create': { method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail },
   'accounts.update': { method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail },
   'accounts.delete': { method: 'DELETE', path: '/accounts/:id/', response: SuccessBody },
-  'held.list': { method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage },
-  'held.get': { method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail },
-  'held.approve': { method: 'POST', path: '/held/:id/approve/', response: HeldOutcome },
-  'held.reject': { method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome },
-  'held.discard': { method: 'POST', path: '/held/:id/discard/', response: HeldOutcome },
-  'held.bulk': { method: 'POST', path: '/held/bulk/', body: HeldBulk, response: HeldBulkOutcome },
-  'requests.list': { method: 'GET', path: '/requests/', query: RequestQuery, response: RequestPage },
-  'requests.approve': { method: 'POST', path: '/requests/:id/approve/', response: RequestOutcome },
-  'requests.reject': { method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome },
-  'requests.discard': { method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome },
-  'requests.bulk': { method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome },
   'caller.get': { method: 'GET', path: '/caller/', query: NoQuery, response: Caller },
 };

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { CLIENT_OPERATIONS } from './client-operations.ts';
+import { CLIENT_OPERATIONS, EXTENSION_OPERATIONS } from './client-operations.ts';
 import { ACCOUNT_ID_PARAM, API_PREFIX } from './constants.ts';
 import { ApiContractError, ApiError, RateLimitedError, rateLimitResetAt } from './errors.ts';
 import { encodeForm } from './form-encoding.ts';
@@ -9,6 +9,14 @@ import type { ContactQuery } from './schemas/contact.ts';
 import type { AccountQuery } from './schemas/account.ts';
 import type { HeldAction, HeldQuery } from './schemas/held.ts';
 import type { MessageQuery } from './schemas/message.ts';
+
+/** An extension's entry, its table loaded on the first call (test-support/browser-tables.ts). */
+async function extensionOperation(name: OperationName): Promise<OperationCall> {
+  const load = EXTENSION_OPERATIONS[name.slice(0, name.indexOf('.'))];
+  const operation = load && (await load()).OPERATIONS[name];
+  if (!operation) throw new Error(`no operation ${name}`);
+  return operation;
+}
 
 /**
  * Spec §5.1 rule 4: a key as Basic username (empty password), or a Bearer key or access token.
@@ -54,7 +62,7 @@ export function createApiClient(options: ApiClientOptions) {
     name: K,
     call: CallOptions<K> = {},
   ): Promise<Output<K>> {
-    const operation: OperationCall = CLIENT_OPERATIONS[name];
+    const operation = CLIENT_OPERATIONS[name] ?? (await extensionOperation(name));
     const url = buildUrl(
       options.baseUrl,
       operation.path,

@@ -53,5 +53,6 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'requests.reject': { anyOf: ['membership'] },
   'requests.discard': { anyOf: ['membership'] },
   'requests.bulk': { anyOf: ['membership'] },
+  'audit.list': { anyOf: ['audit'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

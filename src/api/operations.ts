@@ -34,6 +34,7 @@ import {
   AdministratorUpdate,
   RetrievedKey,
 } from './schemas/administrator.ts';
+import { AuditPage, AuditQuery } from './schemas/audit.ts';
 import { Caller } from './schemas/caller.ts';
 import {
   Contact,
@@ -109,6 +110,8 @@ export const EXTENSION_FIELDS = {
   ccid: 'whether custom contact identifiers are enabled for the account (spec §2.1)',
   contacts_count:
     "a list's number of members, answered instead of their ids when asked (`contacts=count`, LIST_QUERY_EXTENSIONS)",
+  munge_from_always:
+    "a list setting: every post goes out From the list, its author in Reply-To (or Cc), not only posts whose domain publishes DMARC p=reject or p=quarantine (issue 26 item 2), for lists whose members' servers refuse mail From a domain that did not send it",
 } as const;
 
 export type ExtensionField = keyof typeof EXTENSION_FIELDS;
@@ -138,11 +141,15 @@ const membershipModerators = ['membership'] as const;
 /** Whoever may read a message may see its images and delete it. */
 const messageReaders = ['messages', 'approval'] as const;
 const superadmin = ['superadmin'] as const;
+/** Spec §2.6 `audit`: "View audit logs". */
+const auditors = ['audit'] as const;
 const accountManagers = ['account'] as const;
 /** Spec §2.6 general_settings: "Manage general account settings", its own account's (OWN_ACCOUNT). */
 const ownAccountManagers = ['general_settings'] as const;
 const administratorFields = ['key_expiry'] as const;
 const planFields = ['max_contacts', 'ccid'] as const;
+/** A list's own extension settings (LIST_EXTENSION_SETTINGS), answered wherever a list is. */
+const listFields = ['munge_from_always'] as const;
 
 const HELD_QUEUE =
   'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
@@ -162,6 +169,9 @@ const REQUEST_QUEUE =
 export const OWN_ACCOUNT =
   "an account's own superadmin or holder of general_settings (spec §2.6) reads and changes its own account's §2.7 settings, which spec v2 keeps to the group's global keys (§4.7, §4.8)";
 
+const AUDIT_LOG =
+  "the audit log that spec §2.6's `audit` permission (\"View audit logs\") names and spec v2 gives no way to read: every change made through the API, the command line, the members' pages and mail, with when, who, from where, the object and each field's old and new value (never a secret's), newest first, filtered by time, actor, list, object and operation, paged by keyset";
+
 /** Keyed `resource.action`. */
 export const OPERATIONS = {
   'contacts.get': { section: '4.1', method: 'GET', path: '/contacts/:id/', query: NoQuery, response: Contact, anyOf: contactReaders },
@@ -180,10 +190,10 @@ export const OPERATIONS = {
   'membership.update': { section: '4.3', method: 'PUT', path: '/membership/:id/', body: MembershipUpdate, response: Membership, anyOf: ['membership', 'contact'] },
   'membership.delete': { section: '4.3', method: 'DELETE', path: '/membership/:id/', response: SuccessBody, anyOf: ['membership', 'contact'] },
 
-  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true, anyOf: listReaders, extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
-  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List, anyOf: listReaders, extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
-  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List, anyOf: ['list'] },
-  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List, anyOf: ['list', 'list_settings'], extensionFields: ['contacts_count'], extensionQuery: ['contacts'] },
+  'lists.list': { section: '4.4', method: 'GET', path: '/lists/', query: ListQuery, response: ListCollection, collection: true, anyOf: listReaders, extensionFields: ['contacts_count', ...listFields], extensionQuery: ['contacts'] },
+  'lists.get': { section: '4.4', method: 'GET', path: '/lists/:name/', query: ListQuery, response: List, anyOf: listReaders, extensionFields: ['contacts_count', ...listFields], extensionQuery: ['contacts'] },
+  'lists.create': { section: '4.4', method: 'POST', path: '/lists/', body: ListCreate, response: List, anyOf: ['list'], extensionFields: listFields },
+  'lists.update': { section: '4.4', method: 'PUT', path: '/lists/:name/', query: ListQuery, body: ListUpdate, response: List, anyOf: ['list', 'list_settings'], extensionFields: ['contacts_count', ...listFields], extensionQuery: ['contacts'] },
   'lists.delete': { section: '4.4', method: 'DELETE', path: '/lists/:name/', response: SuccessBody, anyOf: ['list'] },
 
   'messages.list': { section: '4.5', method: 'GET', path: '/messages/', query: MessageQuery, response: MessagePage, anyOf: messageReaders },
@@ -221,6 +231,8 @@ export const OPERATIONS = {
   'requests.reject': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/reject/', body: RequestReject, response: RequestOutcome, anyOf: membershipModerators },
   'requests.discard': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/:id/discard/', response: RequestOutcome, anyOf: membershipModerators },
   'requests.bulk': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome, anyOf: membershipModerators },
+
+  'audit.list': { extension: AUDIT_LOG, method: 'GET', path: '/audit/', query: AuditQuery, response: AuditPage, anyOf: auditors },
 
   'caller.get': {
     extension:

@@ -34,6 +34,7 @@ import { linkKey } from './tokens/signed-link.ts';
 import { registerPublicRoutes } from './public/routes.ts';
 import { registerRoutes } from './routes/register-routes.ts';
 import { unitOfWork } from './db/unit-of-work.ts';
+import { startAuditRetention } from './audit/retention.ts';
 import { startDocumentRenderer } from './services/background-document-renderer.ts';
 import { storeChangedContactDocuments } from './services/contact-document-store.ts';
 
@@ -47,6 +48,13 @@ export interface BuildAppOptions {
   authCache?: AuthCache;
   /** The server's time; tests set the date (lib/clock.ts). */
   clock?: Clock;
+  /**
+   * Writes are recorded in the audit log (issue 26 item 4); false only where its cost is measured
+   * against a server without it (bench/audit-cost.ts).
+   */
+  auditLog?: boolean;
+  /** How often entries past AUDIT_RETENTION_DAYS are purged; tests shorten it. */
+  auditPurgeIntervalMs?: number;
 }
 
 /** Builds the reference server: API v2 under /api/2/, and the dashboard from `dist/` at `/`. */
@@ -56,6 +64,8 @@ export async function buildApp({
   validateResponses = false,
   authCache = createAuthCache(),
   clock = systemClock,
+  auditLog = true,
+  auditPurgeIntervalMs,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -81,7 +91,8 @@ export async function buildApp({
 
   const deps: AppDeps = {
     db: database.db,
-    unitOfWork: unitOfWork(database.db, storeChangedContactDocuments),
+    unitOfWork: unitOfWork(database.db, storeChangedContactDocuments, auditLog),
+    auditLog,
     dialect: database.dialect,
     config,
     validateResponses,
@@ -222,6 +233,15 @@ export async function buildApp({
       app.log.warn({ err: error }, 'rendering contact documents failed; the next pass retries'),
   });
   app.addHook('onClose', () => renderer.stop());
+  // AUDIT_RETENTION_DAYS: the app's own timer purges what is older, by the server's clock.
+  const retention = startAuditRetention(database.db, {
+    clock,
+    days: config.auditRetentionDays,
+    intervalMs: auditPurgeIntervalMs,
+    onError: (error) =>
+      app.log.warn({ err: error }, 'purging the audit log failed; the next pass retries'),
+  });
+  app.addHook('onClose', () => retention.stop());
   return app;
 }
 

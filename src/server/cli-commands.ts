@@ -4,7 +4,12 @@ import { EXPIRY_MONTHS, PERMISSIONS, type Permission } from '../api/constants.ts
 import { AccountName, Cidr, EmailAddress } from '../api/primitives.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
-import { createClient, registerGatewayClient } from './oauth/clients.service.ts';
+import { createdRecord, recordCli, withCliRecord } from './audit/cli-records.ts';
+import {
+  createClient,
+  registerGatewayClient,
+  type CreatedClient,
+} from './oauth/clients.service.ts';
 import { findAccountByName } from './repositories/accounts.repository.ts';
 import type { Clock } from './lib/clock.ts';
 import { createCustomField } from './services/custom-fields.service.ts';
@@ -48,6 +53,17 @@ function option<T>(name: string, schema: z.core.$ZodType<T>, value: unknown): T 
   throw new HttpError(400, `${name}: ${value === undefined ? 'is required' : problem}`);
 }
 
+/** An OAuth client as the audit log records it: never its secret, only that one was issued. */
+function clientRecord(operation: string, client: CreatedClient) {
+  return createdRecord(
+    null,
+    operation,
+    { type: 'oauth_client', id: client.client_id },
+    { name: client.name, redirect_uris: client.redirect_uris, public: client.public },
+    client.client_secret === undefined ? [] : ['client_secret'],
+  );
+}
+
 /** No --permission at all means a superadmin key (issue #3); a global one may also manage accounts. */
 function permissionsFrom(values: string[] | undefined, global: boolean): Permission[] {
   if (!values || values.length === 0) return global ? ['superadmin', 'account'] : ['superadmin'];
@@ -69,16 +85,23 @@ const commands: Record<string, Command> = {
         400,
         '--public: EXTENSIONS=off accepts confidential clients only (spec §5.2 rule 4)',
       );
-    return createClient(database.db, {
-      name: values.name ?? '',
-      redirectUris: values['redirect-uri'] ?? [],
-      isPublic: Boolean(values.public),
-    });
+    return createClient(
+      database.db,
+      {
+        name: values.name ?? '',
+        redirectUris: values['redirect-uri'] ?? [],
+        isPublic: Boolean(values.public),
+      },
+      (trx, client) =>
+        recordCli(trx, input.clock.now(), [clientRecord('oauth-clients.create', client)]),
+    );
   },
   // `npm start`'s gateway: a first-party confidential client, re-keyed at every call.
-  'oauth-client gateway': async (args, database) => {
+  'oauth-client gateway': async (args, database, input) => {
     const { values } = parseArgs({ args, options: { 'redirect-uri': { type: 'string' } } });
-    return registerGatewayClient(database.db, values['redirect-uri'] ?? '');
+    return registerGatewayClient(database.db, values['redirect-uri'] ?? '', (trx, client) =>
+      recordCli(trx, input.clock.now(), [clientRecord('oauth-clients.gateway', client)]),
+    );
   },
   'account create': async (args, database, input) => {
     const { values, positionals } = parseArgs({
@@ -95,13 +118,31 @@ const commands: Record<string, Command> = {
       values['max-contacts'] === undefined
         ? undefined
         : option('--max-contacts', z.coerce.number().int().positive(), values['max-contacts']);
-    const account = await createAccount(database.db, {
-      name,
-      maxContacts,
-      ccid: values.ccid,
-      description: values.description,
-      now: input.clock.now(),
-    });
+    const account = await withCliRecord(
+      database.db,
+      input.clock.now(),
+      (db) =>
+        createAccount(db, {
+          name,
+          maxContacts,
+          ccid: values.ccid,
+          description: values.description,
+          now: input.clock.now(),
+        }),
+      (row) => [
+        createdRecord(
+          null,
+          'accounts.create',
+          { type: 'account', id: row.id },
+          {
+            name: row.name,
+            description: row.description,
+            max_contacts: row.max_contacts,
+            ccid: row.ccid === 1,
+          },
+        ),
+      ],
+    );
     return {
       id: account.id,
       name: account.name,
@@ -135,14 +176,33 @@ const commands: Record<string, Command> = {
             ),
             Number(values['expiry-months']),
           );
-    const created = await createApiKeyAdministrator(database.db, {
-      accountId,
-      permissions: permissionsFrom(values.permission, accountId === null),
-      cidr: values.cidr === undefined ? null : option('--cidr', Cidr, values.cidr),
-      description: values.description,
-      expiryMonths,
-      now: input.clock.now(),
-    });
+    const created = await withCliRecord(
+      database.db,
+      input.clock.now(),
+      (db) =>
+        createApiKeyAdministrator(db, {
+          accountId,
+          permissions: permissionsFrom(values.permission, accountId === null),
+          cidr: values.cidr === undefined ? null : option('--cidr', Cidr, values.cidr),
+          description: values.description,
+          expiryMonths,
+          now: input.clock.now(),
+        }),
+      ({ administrator, expires_at }) => [
+        createdRecord(
+          accountId,
+          'users.create',
+          { type: 'administrator', id: administrator.id },
+          {
+            description: administrator.description,
+            permissions: JSON.parse(administrator.permissions) as unknown,
+            cidr: administrator.cidr,
+            key_expiry: expires_at,
+          },
+          ['key'],
+        ),
+      ],
+    );
     // `expiry` as in the API's key retrieval (spec §4.6).
     return {
       key: created.key,
@@ -165,16 +225,31 @@ const commands: Record<string, Command> = {
     const password = (await input.stdin()).replace(/\r?\n$/, '');
     if (password.length < 12)
       throw new HttpError(400, 'The password (on stdin) needs at least 12 characters');
-    const user = await createUser(database.db, {
-      accountId,
-      username: option('--username', EmailAddress, values.username),
-      password,
-      permissions: permissionsFrom(values.permission, accountId === null),
-      now: input.clock.now(),
-    });
+    const username = option('--username', EmailAddress, values.username);
+    const user = await withCliRecord(
+      database.db,
+      input.clock.now(),
+      (db) =>
+        createUser(db, {
+          accountId,
+          username,
+          password,
+          permissions: permissionsFrom(values.permission, accountId === null),
+          now: input.clock.now(),
+        }),
+      (row) => [
+        createdRecord(
+          accountId,
+          'users.create',
+          { type: 'administrator', id: row.id },
+          { username: row.username, permissions: JSON.parse(row.permissions) as unknown },
+          ['password'],
+        ),
+      ],
+    );
     return { id: user.id, username: user.username, account_id: accountId };
   },
-  'field create': async (args, database) => {
+  'field create': async (args, database, input) => {
     const { values } = parseArgs({
       args,
       options: {
@@ -185,18 +260,46 @@ const commands: Record<string, Command> = {
     });
     const accountId = await accountIdByName(database, values.account);
     if (values.name === undefined) throw new HttpError(400, '--name N is required');
-    const field = await createCustomField(database.db, {
-      accountId,
-      name: values.name,
-      identifier: values.identifier,
-    });
+    const name = values.name;
+    const field = await withCliRecord(
+      database.db,
+      input.clock.now(),
+      (db) => createCustomField(db, { accountId, name, identifier: values.identifier }),
+      (created) => [
+        createdRecord(
+          accountId,
+          'fields.create',
+          { type: 'custom_field', id: created.id },
+          {
+            name: created.name,
+            identifier: created.identifier,
+          },
+        ),
+      ],
+    );
     return { ...field, account_id: accountId };
   },
 };
 
-const demoCommand: Command = async (args, database) => {
+const demoCommand: Command = async (args, database, input) => {
   const { runDemo } = await import('./demo/demo.ts');
-  return runDemo(args, database);
+  const result = await runDemo(args, database);
+  // Its own transactions are the demo's (demo/demo.ts); the entry follows them: the demo's data
+  // is made again by running it again, so an entry lost to a kill in between loses nothing real.
+  await withCliRecord(
+    database.db,
+    input.clock.now(),
+    async () => result,
+    (demo) => [
+      {
+        accountId: null,
+        operation: 'demo.load',
+        object: { type: 'account', id: demo.account_ids[demo.account] ?? null },
+        details: { accounts: Object.keys(demo.account_ids) },
+      },
+    ],
+  );
+  return result;
 };
 
 /** `argv`'s command, or undefined when there is no such command. */

@@ -46,6 +46,11 @@ const Env = z.object({
    * clients confidential only (src/server/http/spec-only.ts lists them).
    */
   EXTENSIONS: z.enum(['on', 'off']).default('on'),
+  /**
+   * Days an audit entry is kept (issue 26 item 4; Sympa keeps its logs a set time too): older ones
+   * are purged on a timer the app owns (audit/retention.ts).
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   /** Mail in (README "Mail"): the SMTP listener's port; unset: no listener. 0: any free port. */
   SMTP_IN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SMTP_IN_HOST: z.string().min(1).optional(),
@@ -148,6 +153,8 @@ export interface ServerConfig {
   imageProxyAllowPrivate: boolean;
   /** EXTENSIONS: false offers exactly spec v2. */
   extensions: boolean;
+  /** AUDIT_RETENTION_DAYS. */
+  auditRetentionDays: number;
   mail: MailConfig;
 }
 
@@ -194,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: e.LOG_LEVEL,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE === '1',
     extensions: e.EXTENSIONS === 'on',
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     mail: {
       smtpInPort: e.SMTP_IN_PORT ?? null,
       smtpInHost: e.SMTP_IN_HOST ?? e.HOST,

@@ -20,7 +20,7 @@ const asError = (response: TestResponse) => ErrorBody.parse(response.json);
 const idOf = (response: TestResponse) => Number(asList(response).id);
 
 /** Every §2.4 setting with a value other than its default. */
-const FULL: ListSettings = {
+const FULL: Omit<ListSettings, 'munge_from_always'> = {
   description: 'Weekly news',
   notes: 'owned by comms',
   maxlength: 512,
@@ -64,7 +64,7 @@ const FULL: ListSettings = {
 };
 
 /** A second set of values, different from FULL and from the defaults wherever the type allows. */
-const OTHER: ListSettings = {
+const OTHER: Omit<ListSettings, 'munge_from_always'> = {
   ...FULL,
   description: 'Daily digest',
   notes: '',
@@ -176,6 +176,24 @@ describeEachDialect('lists (spec §2.4, §4.4)', (dialect) => {
       expect(updated.status).toBe(200);
       expect(updated.json).toMatchObject({ name: 'full', ...OTHER });
       expect((await server.request('GET', url('full'))).json).toEqual(updated.json);
+    });
+
+    it('takes the munge_from_always extension on POST and PUT, false by default (issue 26 item 2)', async () => {
+      const created = await create({ name: 'munged', munge_from_always: true });
+      expect(created.status, created.body).toBe(200);
+      expect(asList(created).munge_from_always).toBe(true);
+      const updated = await server.request('PUT', url('munged'), {
+        form: { munge_from_always: false, subject_prefix: '[m]' },
+      });
+      expect(updated.status, updated.body).toBe(200);
+      expect(asList(await server.request('GET', url('munged')))).toMatchObject({
+        munge_from_always: false,
+        subject_prefix: '[m]',
+      });
+      const refused = await server.request('PUT', url('munged'), {
+        form: { munge_from_always: ['1', '0'] },
+      });
+      expect(refused.status).toBe(400);
     });
 
     it('changes only the supplied fields on PUT (spec §1 rule 6)', async () => {

@@ -83,6 +83,14 @@ const settings = {
 };
 
 /**
+ * List settings beyond spec v2, each with its reason in EXTENSION_FIELDS (src/api/operations.ts):
+ * answered and taken beside the spec's, and neither with `EXTENSIONS=off`.
+ */
+const extensionSettings = {
+  munge_from_always: z.boolean(),
+};
+
+/**
  * The settings as read: each in its JSON type, no rule of ours. Another API v2 server, or a list we
  * stored before a rule existed, may hold what our writes refuse (a free-text `moderator`, spec §2.4
  * "Alternative moderator"; a PCRE taboo rule; an address or list name outside our patterns; a text
@@ -141,6 +149,8 @@ export const List = z.looseObject({
   /** Extension (LIST_QUERY_EXTENSIONS): the number of members, answered instead of their ids. */
   contacts_count: z.optional(z.int().check(z.nonnegative())),
   ...readSettings,
+  /** Extension (EXTENSION_FIELDS): every post goes out From the list (DMARC mitigation, issue 26). */
+  munge_from_always: z.optional(z.boolean()),
 });
 export type List = z.infer<typeof List>;
 
@@ -166,7 +176,7 @@ export const LIST_QUERY_EXTENSIONS = {
     "`count`: each list's member ids left out (`contacts` empty) and their number in `contacts_count`, so a client that shows only how many members a list has does not pay one object per member (spec §8 rule 1)",
 } as const;
 
-const writableSettings = optionalAll(settings);
+const writableSettings = optionalAll({ ...settings, ...extensionSettings });
 
 const readOnlyFields = {
   id: readOnly(),
@@ -197,6 +207,9 @@ export type ListUpdate = z.infer<typeof ListUpdate>;
 
 /** The list settings a client may write, in the spec's order: forms and tests walk it. */
 export const LIST_SETTINGS = Object.keys(settings) as (keyof typeof settings)[];
+
+/** The list settings beyond spec v2 (extensionSettings). */
+export const LIST_EXTENSION_SETTINGS = Object.keys(extensionSettings) as (keyof typeof extensionSettings)[];
 
 /** Spec §4.4 get all: "an array of list objects" in an object whose key the spec does not name. */
 export const ListCollection = z.array(List);

@@ -33,10 +33,33 @@ async function schemaExports(): Promise<Map<unknown, { module: string; name: str
 const text = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 const entries = () => Object.entries(OPERATIONS) as [string, Operation][];
 
-export async function clientOperationsSource(): Promise<string> {
+/**
+ * An extension's operations load with the first call to one of them, in a module of their own
+ * (extension-operations/<group>.ts), so that a page reading only spec v2 does not carry the held
+ * queue's, the audit log's… schemas (bench/bundle-size.ts). `caller.get` stays with the spec's: the
+ * shell asks it before every page.
+ */
+const SHELL_EXTENSIONS = new Set(['caller.get']);
+const loadsLater = (name: string, operation: Operation) =>
+  'extension' in operation && !SHELL_EXTENSIONS.has(name);
+const groupOf = (name: string) => name.slice(0, name.indexOf('.'));
+
+/** Extension groups loaded on first use, by group: the file written for each. */
+export function extensionGroups(): string[] {
+  return [...new Set(entries().filter(([name, op]) => loadsLater(name, op)).map(([name]) => groupOf(name)))].sort();
+}
+
+async function tableSource(
+  file: string,
+  selected: [string, Operation][],
+  fromDirectory: string,
+  exportName: string,
+  comment: string,
+  extra = '',
+): Promise<string> {
   const schemas = await schemaExports();
   const imports = new Map<string, Set<string>>();
-  const lines = entries().map(([name, operation]) => {
+  const lines = selected.map(([name, operation]) => {
     const fields = [`method: ${text(operation.method)}`, `path: ${text(operation.path)}`];
     for (const key of ['query', 'body', 'response'] as const) {
       const schema = operation[key];
@@ -53,15 +76,46 @@ export async function clientOperationsSource(): Promise<string> {
   });
   const importLines = [...imports]
     .sort(([a], [b]) => (a === './primitives.ts' ? -1 : b === './primitives.ts' ? 1 : a.localeCompare(b)))
-    .map(([module, names]) => `import { ${[...names].sort().join(', ')} } from '${module}';`);
-  return `${HEADER('client-operations.ts')}import type { OperationCall, OperationName } from './operations.ts';
+    .map(([module, names]) => `import { ${[...names].sort().join(', ')} } from '${fromDirectory}${module.slice(2)}';`);
+  return `${HEADER(file)}import type { OperationCall, OperationName } from '${fromDirectory}operations.ts';
 ${importLines.join('\n')}
-
-/** What the client sends and reads of each operation (api/client.ts), and nothing else of its entry. */
-export const CLIENT_OPERATIONS: Record<OperationName, OperationCall> = {
+${extra}
+/** ${comment} */
+export const ${exportName}: Partial<Record<OperationName, OperationCall>> = {
 ${lines.join('\n')}
 };
 `;
+}
+
+export async function clientOperationsSource(): Promise<string> {
+  const loaders = extensionGroups().map(
+    (group) => `  ${text(group)}: () => import('./extension-operations/${group}.ts'),`,
+  );
+  const extra = `
+/** The extensions' tables, each loaded on the first call to one of its operations (api/client.ts). */
+export const EXTENSION_OPERATIONS: Record<string, () => Promise<{ OPERATIONS: Partial<Record<OperationName, OperationCall>> }>> = {
+${loaders.join('\n')}
+};
+`;
+  return tableSource(
+    'client-operations.ts',
+    entries().filter(([name, op]) => !loadsLater(name, op)),
+    './',
+    'CLIENT_OPERATIONS',
+    "What the client sends and reads of each operation of spec v2 (api/client.ts), and nothing else of its entry.",
+    extra,
+  );
+}
+
+/** The table of one extension's operations (extension-operations/<group>.ts). */
+export function extensionOperationsSource(group: string): Promise<string> {
+  return tableSource(
+    `extension-operations/${group}.ts`,
+    entries().filter(([name, op]) => loadsLater(name, op) && groupOf(name) === group),
+    '../',
+    'OPERATIONS',
+    `What the client sends and reads of the ${group}.* extension's operations.`,
+  );
 }
 
 export function operationPermissionsSource(): string {

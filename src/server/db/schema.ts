@@ -21,6 +21,7 @@ export interface Database {
   memberships: MembershipsTable;
   messages: MessagesTable;
   message_sources: MessageSourcesTable;
+  message_authentication: MessageAuthenticationTable;
   notices: NoticesTable;
   outbox: OutboxTable;
   rate_counters: RateCountersTable;
@@ -202,6 +203,8 @@ export interface HeldMessagesTable {
   html_deflated: Buffer | null;
   /** 1 when it authenticated for its From domain: only then may a rejection answer it. */
   answerable: Generated<number>;
+  /** What sender verification found, JSON (mail/received-authentication.ts); null: nothing checked. */
+  received_authentication: string | null;
 }
 
 export interface OutboxTable {
@@ -250,6 +253,15 @@ export interface NoticesTable {
 export interface MessageSourcesTable {
   message_id: number;
   raw: string;
+}
+
+/**
+ * What sender verification found for an archived message that came by SMTP (migration
+ * 2026-11-29T0900): JSON (mail/received-authentication.ts), read by the fan-out.
+ */
+export interface MessageAuthenticationTable {
+  message_id: number;
+  received: string;
 }
 
 /** The installation's keys, made once (migration 2026-11-29T0000). */
@@ -406,4 +418,38 @@ export interface OAuthRefreshTokensTable {
   created: string;
   /** Set once, atomically, when the token is rotated; a second use revokes the grant (SECURITY.md 5). */
   used_at: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The audit log (issue 26 item 4; migration 2026-11-29T0600-audit). Merged into `Database` above.
+// ---------------------------------------------------------------------------------------------
+
+export interface Database {
+  audit_entries: AuditEntriesTable;
+}
+
+/** One change of an object, append-only (src/server/audit/); never a secret's value. */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  /** null: the group's (accounts, global administrators). */
+  account_id: number | null;
+  /** ISO 8601, the server's clock. */
+  time: string;
+  actor_type: 'administrator' | 'address' | 'system';
+  actor_id: number | null;
+  actor_name: string | null;
+  /** `actor_name` in lower case, for the actor filter. */
+  actor_key: string | null;
+  /** The IP address the change came from, when known. */
+  address: string | null;
+  service: 'api' | 'cli' | 'web' | 'mail' | 'system';
+  operation: string;
+  object_type: string;
+  object_id: string | null;
+  list_id: number | null;
+  list_name: string | null;
+  /** JSON array of {field, old?, new?, secret?}. */
+  changes: Generated<string>;
+  /** JSON object. */
+  details: Generated<string>;
 }

@@ -75,8 +75,9 @@ export function resolveAccount(
   }
   if (accountId === null) {
     // Spec §4.8 rule 2: on /users/ a global key without account_id means the global users. The
-    // caller.get extension reads no account's data, so it needs none either.
-    if (name.startsWith('users.') || name === 'caller.get') return null;
+    // caller.get extension reads no account's data, so it needs none either; the audit log's
+    // without one is the group's (accounts and global administrators, audit/audit-read.ts).
+    if (name.startsWith('users.') || name === 'caller.get' || name === 'audit.list') return null;
     throw badRequest(`${ACCOUNT_ID_PARAM} is required with a global key`);
   }
   const account = deps.authCache.account(accountId, () => findAccountById(deps.db, accountId));

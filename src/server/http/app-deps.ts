@@ -24,6 +24,11 @@ export interface AppDeps {
    * from configuration, never from a request (SECURITY.md 34).
    */
   publicOrigin: () => string;
+  /**
+   * Whether writes are recorded in the audit log (issue 26 item 4): always, but in a server the
+   * bench builds without it to measure what it costs (BuildAppOptions.auditLog).
+   */
+  auditLog: boolean;
   /** Tests parse every answer with the contract's schema, to catch a mapper that drifts. */
   validateResponses: boolean;
 }

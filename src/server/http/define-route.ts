@@ -22,16 +22,11 @@ import { IGNORED_FIELDS_HEADER, ignoredFieldsHeader } from './ignored-fields.ts'
 import type { JsonText } from './json-text.ts';
 import { readMultipart } from './multipart-body.ts';
 import { OPERATION_POLICY, type OperationPolicy } from './operation-policy.ts';
-import {
-  paramsOf,
-  type HandlerResult,
-  type RouteContext,
-  type RouteHandler,
-} from './route-context.ts';
+import { paramsOf, type HandlerResult, type RouteHandler } from './route-context.ts';
 import { API_HEADERS } from './security-headers.ts';
 import { answerWithout, bodyParserWithout, querySchemaWithout } from './spec-only.ts';
 import { refuseTokenInUrl } from './token-in-url.ts';
-import { transactionFor } from './transaction-choice.ts';
+import { workFor, type RouteParts } from './audited-write.ts';
 
 export type { ResponseOf, RouteContext, RouteHandler } from './route-context.ts';
 export { IGNORED_FIELDS_HEADER } from './ignored-fields.ts';
@@ -50,7 +45,8 @@ declare module 'fastify' {
  * handler is the list of the request's steps, each a module of its own: authenticate (§5.1),
  * choose the account (§4.8), check the permission and scope (§2.6, §5.2), decode the query and the
  * body (§1), charge the rate limit before the work (§8) and run it where it belongs (a write in its
- * unit of work), leave out what EXTENSIONS=off hides, answer JSON. The steps run in this one
+ * unit of work, with its audit entry: audited-write.ts), leave out what EXTENSIONS=off hides,
+ * answer JSON. The steps run in this one
  * handler, not as Fastify hooks: a hook costs every request it runs on (app.ts); and what is in
  * memory is answered without an await (lib/maybe-promise.ts).
  */
@@ -80,7 +76,7 @@ export function defineRoute<K extends OperationName>(
   const ownAccountRule = extensions && rule.ownAccount ? { anyOf: rule.ownAccount } : null;
   const policy: OperationPolicy = OPERATION_POLICY[name];
   const isWrite = operation.method !== 'GET';
-  const runWork = transactionFor(deps, policy, isWrite);
+  const work = workFor(deps, name, policy, isWrite);
   const hasQuery = operation.query !== undefined;
   const hasBody = operation.body !== undefined;
 
@@ -128,7 +124,7 @@ export function defineRoute<K extends OperationName>(
         payer,
         policy,
         isWrite,
-        (meter) => runWork((db) => handler({ ...parts, db, meter } as RouteContext<K>)),
+        (meter) => work({ ...parts, meter } as RouteParts<K>, handler),
       );
       const result = hideFields(run.result);
       if (deps.validateResponses) assertWithinContract(name, result);

@@ -6,8 +6,18 @@
 export class JsonText {
   readonly text: string;
   readonly objects: number;
-  constructor(text: string, objects = 1) {
+  /**
+   * The same answer without the given extension fields (`EXTENSIONS=off`, spec-only.ts), for a
+   * text that carries some; absent when it carries none.
+   */
+  readonly without: ((fields: readonly string[]) => JsonText) | undefined;
+  constructor(
+    text: string,
+    objects = 1,
+    without?: (fields: readonly string[]) => JsonText,
+  ) {
     this.text = text;
     this.objects = objects;
+    this.without = without;
   }
 }

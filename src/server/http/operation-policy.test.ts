@@ -42,6 +42,7 @@ const SCOPE_AREA: Record<string, string | null> = {
   requests: 'contacts',
   users: 'users',
   accounts: 'accounts',
+  audit: 'audit',
   caller: null,
 };
 

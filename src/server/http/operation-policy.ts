@@ -122,6 +122,9 @@ export const OPERATION_POLICY = {
   'accounts.update': authWrite('accounts:write'),
   'accounts.delete': { ...authWrite('accounts:write'), transaction: 'steps' },
 
+  // The audit log's scope of its own: what was done to everything is no part of one area's reads.
+  'audit.list': read('audit:read'),
+
   // null: about the token itself, so every token reads it (the dashboard asks who signed in).
   'caller.get': read(null),
 } as const satisfies Record<OperationName, OperationPolicy>;

@@ -4,6 +4,7 @@ import type * as z from 'zod/mini';
 import type { OPERATIONS, OperationName } from '../../api/operations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { AppDeps } from './app-deps.ts';
 import type { CostMeter } from './charged-run.ts';
@@ -63,6 +64,18 @@ export interface RouteContext<K extends OperationName> {
    * member ids, SECURITY.md 30): 429 when the allowance cannot hold it.
    */
   meter: CostMeter;
+  /**
+   * The last transaction of a write in steps (operation-policy `transaction: 'steps'`), in which
+   * its audit entry is written (http/audited-write.ts); any other route's is its own transaction.
+   */
+  commit: UnitOfWork;
+  /** What a handler tells the audit log that its answer does not (audited-write.ts). */
+  audit: AuditNote;
+}
+
+export interface AuditNote {
+  /** The object the write made, when the answer does not name it (spec §4.5 send answers `success`). */
+  objectId?: number | string;
 }
 
 /** `users.update` also answers key retrieval, which shares its path (spec §4.6). */

@@ -46,13 +46,17 @@ export function bodyParserWithout<S extends z.ZodMiniType>(
 }
 
 /**
- * Leaves the given fields out of a handler's answers; nothing to do when there are none. A stored
- * JSON text carries none: contact documents have no extension field, and `contacts_count` is only
- * answered when asked for, which EXTENSIONS=off refuses.
+ * Leaves the given fields out of a handler's answers; nothing to do when there are none. A JSON
+ * text is written again by its own `without` (a list's extension settings); one without it
+ * carries none: contact documents have no extension field, and `contacts_count` is only answered
+ * when asked for, which EXTENSIONS=off refuses.
  */
 export function answerWithout(fields: readonly string[]): <T>(result: T) => T {
   if (fields.length === 0) return (result) => result;
-  return (result) => (result instanceof JsonText ? result : withoutFields(result, fields));
+  return <T>(result: T): T =>
+    result instanceof JsonText
+      ? ((result.without?.(fields) ?? result) as T)
+      : withoutFields(result, fields);
 }
 
 /** An answer without the given fields: an object, or each object of an array. */

@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
+import type { AuditSource } from '../audit/audit-record.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppDeps } from './app-deps.ts';
 import type { OperationPolicy } from './operation-policy.ts';
 
-/** Runs a route's work on the database it chose: the pool, or a transaction. */
-export type RunWork = <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
+/** Runs a route's work on the database it chose: the pool, or a transaction with its audit source. */
+export type RunWork = <T>(
+  work: (db: Kysely<Database>) => Promise<T>,
+  source?: Partial<AuditSource>,
+) => Promise<T>;
 
 /**
  * Where a route's work runs, chosen once when the route is registered: a read on the pool; a
@@ -17,8 +21,8 @@ export function transactionFor(deps: AppDeps, policy: OperationPolicy, isWrite: 
   if (!isWrite) return onPool;
   const run = policy.transaction === 'one' ? deps.unitOfWork : onPool;
   if (!policy.emptiesAuthCache) return run;
-  return async (work) => {
-    const answered = await run(work);
+  return async (work, source) => {
+    const answered = await run(work, source);
     // Committed: the next request, in this process, sees a revoked key or a changed account.
     deps.authCache.forget();
     return answered;

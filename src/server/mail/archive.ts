@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { findByMessageIds, insertMessage, setThread } from '../repositories/messages.repository.ts';
+import { saveAuthentication } from '../repositories/outbox.repository.ts';
+import type { ReceivedAuthentication } from './received-authentication.ts';
 
 /** A message about to enter a list's archive (spec §2.5), from SMTP or from the held queue. */
 export interface ArchivedMail {
@@ -16,6 +18,8 @@ export interface ArchivedMail {
   answers: readonly string[];
   contentPlain: string;
   contentHtml: string;
+  /** What sender verification found, for the members' copies (issue 26 item 2); absent: nothing. */
+  received?: ReceivedAuthentication | null;
 }
 
 /**
@@ -45,6 +49,7 @@ export async function archiveMail(
     content_html: mail.contentHtml,
   });
   if (!parent) await setThread(db, id, id);
+  if (mail.received) await saveAuthentication(db, id, mail.received);
   return id;
 }
 

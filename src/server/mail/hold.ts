@@ -3,6 +3,7 @@ import type { PostingDecision } from '../../api/posting-policy/types.ts';
 import type { Database } from '../db/schema.ts';
 import { insertHeld } from '../repositories/held.repository.ts';
 import type { StoredHeldContent } from './held-content.ts';
+import { storedAuthentication, type ReceivedAuthentication } from './received-authentication.ts';
 
 /** A message the posting policy held, as the queue keeps it. */
 export interface HeldMail {
@@ -20,6 +21,8 @@ export interface HeldMail {
    * by no SMTP session to check, as the demo's own mail). A rejection tells only such a sender.
    */
   answerable: boolean;
+  /** What sender verification found, carried into the archive on approval (issue 26 item 2). */
+  received?: ReceivedAuthentication | null;
 }
 
 /**
@@ -57,5 +60,6 @@ export function holdMail(
     headers: JSON.stringify(mail.headers),
     ...mail.content,
     answerable: mail.answerable ? 1 : 0,
+    received_authentication: mail.received ? storedAuthentication(mail.received) : null,
   });
 }

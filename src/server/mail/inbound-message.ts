@@ -7,6 +7,8 @@ import {
 } from '../../api/posting-policy/types.ts';
 import { fromHeaderProblem } from './from-header.ts';
 import { messageIdsIn } from './message-ids.ts';
+import type { ReceivedAuthentication } from './received-authentication.ts';
+import type { SenderVerification } from './sender-auth.ts';
 
 /**
  * What the pipeline reads of one message received by SMTP, parsed once whatever the number of lists
@@ -31,6 +33,8 @@ export interface InboundMessage {
   answers: string[];
   /** Whether it authenticates for its From domain (sender-auth.ts), for the posting policy. */
   authentication: PostingAuthentication;
+  /** What the way out keeps of the verification (issue 26 item 2); null when none was made. */
+  received: ReceivedAuthentication | null;
 }
 
 /**
@@ -55,7 +59,7 @@ export function headerFields(parsed: ParsedMail): HeaderField[] {
  */
 export async function readInbound(
   raw: Uint8Array,
-  verify: ((raw: Uint8Array) => Promise<PostingAuthentication>) | null,
+  verify: ((raw: Uint8Array) => Promise<SenderVerification>) | null,
 ): Promise<ReadOutcome> {
   let parsed: ParsedMail;
   try {
@@ -73,12 +77,15 @@ export async function readInbound(
     entry.group ? entry.group.map((member) => member.address ?? '') : [entry.address ?? ''],
   );
   const fromProblem = fromHeaderProblem(headers, mailboxes);
-  const authentication: PostingAuthentication =
+  const verified: SenderVerification =
     fromProblem !== null
-      ? { result: 'fail', detail: `the From header ${fromProblem}`, fromProblem }
+      ? {
+          authentication: { result: 'fail', detail: `the From header ${fromProblem}`, fromProblem },
+          received: null,
+        }
       : verify
         ? await verify(raw)
-        : NOT_CHECKED;
+        : { authentication: NOT_CHECKED, received: null };
   const references = Array.isArray(parsed.references)
     ? parsed.references
     : messageIdsIn(parsed.references);
@@ -92,7 +99,7 @@ export async function readInbound(
       plain: Buffer.from(plain),
       html: Buffer.from(html),
       answers: [...messageIdsIn(parsed.inReplyTo), ...[...references].reverse()],
-      authentication,
+      ...verified,
     },
   };
 }

@@ -27,6 +27,7 @@ import { memberLinks, type MemberLinks } from '../members/links.ts';
 import { LIFETIMES } from '../members/lifetimes.ts';
 import { expiryDay, linkKey, signLink } from '../tokens/signed-link.ts';
 import { listAddressOf } from './list-address.ts';
+import { readAuthentication } from './received-authentication.ts';
 import { personalParts } from './outgoing/personal.ts';
 import { buildPostTemplate, personalize, type PostTemplate } from './outgoing/template.ts';
 import { bounceAddress, renderNotice } from './render.ts';
@@ -226,6 +227,7 @@ export class OutboxWorker {
           { from, to: [row.address] },
           raw,
           `${batch.batch}-${row.id}`,
+          template.arc,
         );
         const [refusal] = refused;
         if (refusal) {
@@ -380,6 +382,8 @@ export class OutboxWorker {
         contentPlain: row.content_plain,
         contentHtml: row.content_html,
         ...(row.source ? { source: Buffer.from(row.source, 'base64') } : {}),
+        // Found when it came in (issue 26 item 2): the fan-out asks no DNS.
+        received: readAuthentication(row.received),
       },
       { now: new Date(this.options.now()), canLeave: canLeave(settings, row.account_settings) },
     );

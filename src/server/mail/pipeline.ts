@@ -262,6 +262,7 @@ function summaryOf(post: Post) {
     fromPhrase: post.message.from.name,
     fromAddress: post.fromAddress,
     messageId: post.messageId,
+    received: post.message.received,
   };
 }
 

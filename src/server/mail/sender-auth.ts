@@ -1,6 +1,7 @@
 import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth';
 import type { PostingAuthentication } from '../../api/posting-policy/types.ts';
 import type { DnsResolve } from './dns-resolver.ts';
+import type { DmarcPolicy, ReceivedAuthentication } from './received-authentication.ts';
 
 /** The SMTP session a message came in: what SPF checks. */
 export interface SmtpEnvelope {
@@ -10,6 +11,15 @@ export interface SmtpEnvelope {
   helo: string;
   /** MAIL FROM, '' for the null sender. */
   mailFrom: string;
+}
+
+/**
+ * The verdict for the posting policy, and what the way out keeps of it (received-authentication.ts:
+ * the From domain's DMARC policy, the results an ARC seal carries); null when nothing was checked.
+ */
+export interface SenderVerification {
+  authentication: PostingAuthentication;
+  received: ReceivedAuthentication | null;
 }
 
 /** `a` is `b` or one of its parents: `example.org` covers `lists.example.org`. */
@@ -28,7 +38,7 @@ export async function authenticateSender(
   raw: Uint8Array,
   envelope: SmtpEnvelope,
   resolve: DnsResolve,
-): Promise<PostingAuthentication> {
+): Promise<SenderVerification> {
   let result: AuthenticateResult;
   try {
     result = await authenticate(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
@@ -38,17 +48,45 @@ export async function authenticateSender(
       mta: 'listkeeper',
       // mailauth reads the answers of node:dns's resolve(), which is what DnsResolve answers.
       resolver: resolve as DNSResolver,
-      // Only the verdict is used here: no ARC chain to seal, no logo to show.
-      disableArc: true,
+      // The ARC chain it came with is validated for the list's own seal (issue 26 item 2); no
+      // logo is shown.
       disableBimi: true,
     });
   } catch (error) {
     return {
-      result: 'fail',
-      detail: `the sender could not be verified (${error instanceof Error ? error.message : String(error)})`,
+      authentication: {
+        result: 'fail',
+        detail: `the sender could not be verified (${error instanceof Error ? error.message : String(error)})`,
+      },
+      received: null,
     };
   }
-  return verdict(result);
+  return { authentication: verdict(result), received: receivedOf(result) };
+}
+
+/** What the members' copies need of the verification (issue 26 item 2). */
+function receivedOf(result: AuthenticateResult): ReceivedAuthentication {
+  const { arc } = result;
+  const chain = arc ? arc.status.result : 'none';
+  return {
+    // mailauth's Authentication-Results value, without the field name (RFC 8601 §2.2); set
+    // whenever ARC is validated, as it is here.
+    results: (arc && arc.authResults) || 'listkeeper; none',
+    arc: chain === 'pass' || chain === 'none' ? chain : 'fail',
+    dmarc: policyOf(result.dmarc),
+  };
+}
+
+/**
+ * The policy the From domain publishes, as mailauth found it (its own `p`, or the `sp`/`np` of
+ * its organizational domain for a subdomain, RFC 9989 §4.10): a record's absence is `none`; a
+ * lookup that failed or timed out leaves it `unknown`.
+ */
+function policyOf(dmarc: AuthenticateResult['dmarc']): DmarcPolicy {
+  if (!dmarc) return 'unknown';
+  if (dmarc.status.result === 'none') return 'none';
+  const { policy } = dmarc;
+  return policy === 'reject' || policy === 'quarantine' || policy === 'none' ? policy : 'unknown';
 }
 
 function verdict(result: AuthenticateResult): PostingAuthentication {

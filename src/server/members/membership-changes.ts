@@ -23,9 +23,10 @@ export async function joinList(
   list: PublicList,
   address: string,
   now: Date,
-): Promise<{ member: MemberOfList; joined: boolean }> {
+): Promise<{ member: MemberOfList; joined: boolean; newContact: boolean }> {
   const key = emailKey(address);
   let member = await findMemberOfList(db, list.accountId, list.id, { addressKey: key });
+  const newContact = !member;
   if (!member) {
     // On a ccid account every contact has one (spec §2.1): a member who joined alone is known by
     // the address it joined with, which is unique in the account as a ccid must be.
@@ -42,13 +43,15 @@ export async function joinList(
     if (!member) throw new Error('a new address vanished within its own transaction');
   }
   if (!member.confirmed) await markEmailConfirmed(db, member.emailId);
-  if (member.membershipId !== null) return { member: { ...member, confirmed: true }, joined: false };
+  if (member.membershipId !== null)
+    return { member: { ...member, confirmed: true }, joined: false, newContact };
   const [membership] = await insertMemberships(db, [
     { account_id: list.accountId, contact_id: member.contactId, list_id: list.id, digest: null },
   ]);
   return {
     member: { ...member, confirmed: true, membershipId: membership?.id ?? null },
     joined: true,
+    newContact,
   };
 }
 

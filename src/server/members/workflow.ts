@@ -31,6 +31,9 @@ import {
 import { joinList, leaveList } from './membership-changes.ts';
 import { opennessOf, type PublicList } from './public-list.ts';
 import { takeAddressMail } from './throttle.ts';
+import type { AuditActor } from '../audit/audit-record.ts';
+import { askedRecord, confirmedRecord, membershipRecord } from '../audit/member-records.ts';
+import { recordAudit } from '../audit/record.ts';
 
 /**
  * Joining and leaving, after Mailman 3's subscription workflow (issue 25, STYLE.md): a request
@@ -143,6 +146,7 @@ async function mailConfirmation(
   });
   // A request already with a moderator needs no second confirmation.
   if (request.state !== 'confirm') return;
+  await recordAudit(ctx.db, ctx.now, [askedRecord(list, request)]);
   const token = await issueStoredToken(
     ctx.db,
     {
@@ -209,6 +213,7 @@ export async function confirmRequest(
   const policy = opennessOf(list, request.kind);
   if (policy === 'closed') {
     await deleteRequest(ctx.db, request.id);
+    await recordAudit(ctx.db, ctx.now, [confirmedRecord(list, request, 'closed')]);
     return { kind: 'closed' };
   }
   if (policy === 'open+confirm') {
@@ -224,6 +229,7 @@ export async function confirmRequest(
       { kind: request.kind, address: request.address, what: 'waits', how },
       ctx.now,
     );
+    await recordAudit(ctx.db, ctx.now, [confirmedRecord(list, request, 'waiting')]);
     return { kind: 'waiting', request };
   }
   return carryOut(ctx, list, request, how);
@@ -237,22 +243,27 @@ async function carryOut(
   how: string,
 ): Promise<StepOutcome> {
   if (!(await deleteRequest(ctx.db, request.id))) return { kind: 'invalid' };
-  return applyRequest(ctx, list, request, how);
+  return applyRequest(ctx, list, request, how, { type: 'address', address: request.address });
 }
 
 /**
  * The request's change, made: the member joins (and is welcomed when the account says so) or
- * leaves, and the administrators who asked hear of it.
+ * leaves, and the administrators who asked hear of it. `by` is who made it, for the audit log:
+ * the address, or (undefined) the moderator the transaction's trail names.
  */
 async function applyRequest(
   ctx: MembersContext,
   list: PublicList,
   request: MemberRequestRow,
   how: string,
+  by: AuditActor | undefined,
 ): Promise<StepOutcome> {
   if (request.kind === 'join') {
-    const { joined } = await joinList(ctx.db, list, request.address, ctx.now);
+    const { joined, member, newContact } = await joinList(ctx.db, list, request.address, ctx.now);
     if (joined) {
+      await recordAudit(ctx.db, ctx.now, [
+        membershipRecord(list, 'join', member, by, { new_contact: newContact, request: request.id }),
+      ]);
       await queueWelcomeAfterConfirmation(ctx.db, list, request.address, ctx.now);
       await queueSubscriptionNotice(
         ctx.db,
@@ -266,13 +277,17 @@ async function applyRequest(
   const member = await findMemberOfList(ctx.db, list.accountId, list.id, {
     addressKey: request.address_key,
   });
-  if (member && (await leaveList(ctx.db, list, member)))
+  if (member && (await leaveList(ctx.db, list, member))) {
+    await recordAudit(ctx.db, ctx.now, [
+      membershipRecord(list, 'leave', member, by, { request: request.id }),
+    ]);
     await queueSubscriptionNotice(
       ctx.db,
       list,
       { kind: 'leave', address: member.email, what: 'done', how },
       ctx.now,
     );
+  }
   return { kind: 'left', request };
 }
 
@@ -312,6 +327,8 @@ export async function leaveByLink(
         ctx.now.toISOString(),
         new Date(ctx.now.getTime() + LIFETIMES.moderationDays * DAY_MS).toISOString(),
       );
+    // The link confirmed it: asked and confirmed at once, it waits for a moderator.
+    await recordAudit(ctx.db, ctx.now, [askedRecord(list, { ...waiting, source })]);
     await queueSubscriptionNotice(
       ctx.db,
       list,
@@ -321,6 +338,9 @@ export async function leaveByLink(
     return { kind: 'waiting', request };
   }
   await leaveList(ctx.db, list, member);
+  await recordAudit(ctx.db, ctx.now, [
+    membershipRecord(list, 'leave', member, { type: 'address', address: member.email }, { source }),
+  ]);
   await queueSubscriptionNotice(
     ctx.db,
     list,
@@ -342,7 +362,7 @@ export async function decideRequest(
 ): Promise<boolean> {
   if (!(await deleteRequest(ctx.db, request.id))) return false;
   if (decision.action === 'approve') {
-    await applyRequest(ctx, list, request, 'approved by a moderator');
+    await applyRequest(ctx, list, request, 'approved by a moderator', undefined);
     await queueRequestOutcome(
       ctx.db,
       list,

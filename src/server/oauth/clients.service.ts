@@ -24,6 +24,8 @@ export interface CreatedClient {
 export async function createClient(
   db: Kysely<Database>,
   input: { name: string; redirectUris: readonly string[]; isPublic: boolean },
+  /** Runs in the client's transaction once it is written (the CLI records it in the audit log). */
+  within: (trx: Kysely<Database>, client: CreatedClient) => Promise<void> = async () => {},
 ): Promise<CreatedClient> {
   const name = input.name.trim();
   if (!name) throw badRequest('--name is required');
@@ -35,8 +37,15 @@ export async function createClient(
   const redirectUris = [...new Set(input.redirectUris)];
   const clientId = `lkc_${randomBytes(16).toString('base64url')}`;
   const secret = input.isPublic ? undefined : generateKey();
-  await db.transaction().execute((trx) =>
-    insertClient(
+  const created: CreatedClient = {
+    client_id: clientId,
+    ...(secret === undefined ? {} : { client_secret: secret }),
+    name,
+    redirect_uris: redirectUris,
+    public: input.isPublic,
+  };
+  await db.transaction().execute(async (trx) => {
+    await insertClient(
       trx,
       {
         client_id: clientId,
@@ -46,15 +55,10 @@ export async function createClient(
         created: new Date().toISOString(),
       },
       redirectUris.map((uri) => ({ redirect_uri: uri, origin: originOf(uri) })),
-    ),
-  );
-  return {
-    client_id: clientId,
-    ...(secret === undefined ? {} : { client_secret: secret }),
-    name,
-    redirect_uris: redirectUris,
-    public: input.isPublic,
-  };
+    );
+    await within(trx, created);
+  });
+  return created;
 }
 
 /**
@@ -83,19 +87,26 @@ export const GATEWAY_CLIENT_ID = 'listkeeper-gateway';
  * first-party confidential client: it skips the consent page, as the server's own dashboard does,
  * and gets a new secret at every call, which ends the previous one. Its one redirect URI moves too.
  */
-export async function registerGatewayClient(db: Kysely<Database>, redirectUri: string): Promise<CreatedClient> {
+export async function registerGatewayClient(
+  db: Kysely<Database>,
+  redirectUri: string,
+  /** Runs in the client's transaction once it is written (the CLI records it in the audit log). */
+  within: (trx: Kysely<Database>, client: CreatedClient) => Promise<void> = async () => {},
+): Promise<CreatedClient> {
   const problem = redirectUriProblem(redirectUri);
   if (problem) throw badRequest(`--redirect-uri ${redirectUri} ${problem}`);
   const secret = generateKey();
   const name = 'Listkeeper dashboard (gateway)';
-  await db.transaction().execute((trx) =>
-    upsertClient(
+  const created: CreatedClient = { client_id: GATEWAY_CLIENT_ID, client_secret: secret, name, redirect_uris: [redirectUri], public: false };
+  await db.transaction().execute(async (trx) => {
+    await upsertClient(
       trx,
       { client_id: GATEWAY_CLIENT_ID, name, secret_hash: hashKey(secret), first_party: 1, created: new Date().toISOString() },
       [{ redirect_uri: redirectUri, origin: originOf(redirectUri) }],
-    ),
-  );
-  return { client_id: GATEWAY_CLIENT_ID, client_secret: secret, name, redirect_uris: [redirectUri], public: false };
+    );
+    await within(trx, created);
+  });
+  return created;
 }
 
 export async function redirectUrisOf(db: Kysely<Database>, client: OAuthClientRow): Promise<string[]> {

@@ -145,7 +145,7 @@ export function csrfOf(html: string): string {
 export function hiddenFieldsOf(html: string): URLSearchParams {
   const form = html.slice(html.indexOf('<form'), html.indexOf('</form>'));
   const fields = new URLSearchParams();
-  for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+  for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) {
     fields.append(decodeEntities(match[1] ?? ''), decodeEntities(match[2] ?? ''));
   }
   return fields;

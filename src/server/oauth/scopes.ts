@@ -14,6 +14,7 @@ export const SCOPES = [
   'users:write',
   'accounts:read',
   'accounts:write',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -31,6 +32,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   // An account's own administrator: its own account only (api/operations.ts OWN_ACCOUNT).
   'accounts:read': 'Read the accounts of the group, or your own account’s settings',
   'accounts:write': 'Create, change and delete accounts of the group, or change your own account’s settings',
+  'audit:read': 'Read the audit log: who changed what, when and from where',
 };
 
 export function isScope(value: string): value is Scope {

@@ -94,7 +94,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
           if (form === 'join') return askToJoin(inTrx, list, value, 'web');
           if (form === 'leave') return askToLeave(inTrx, list, value, 'web');
           return askForMemberPage(inTrx, list, value);
-        });
+        }, fromThePage(request));
         const answer = answerOf(form, value, outcome);
         return page(answer.error ? 400 : 200, answer);
       });
@@ -117,8 +117,9 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       await readPublicForm(request, []);
       const { token } = request.params as { token: string };
       const ctx = await context();
-      const outcome = await deps.unitOfWork((trx) =>
-        confirmRequest({ ...ctx, db: trx }, list, token, 'confirmed on the web'),
+      const outcome = await deps.unitOfWork(
+        (trx) => confirmRequest({ ...ctx, db: trx }, list, token, 'confirmed on the web'),
+        fromThePage(request),
       );
       return sendStep(reply, list, deps, outcome);
     });
@@ -148,7 +149,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       const outcome = await deps.unitOfWork(async (trx) => {
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'unsubscribe', ctx.now);
         return member ? leaveByLink({ ...ctx, db: trx }, list, member, 'one-click') : null;
-      });
+      }, fromThePage(request));
       if (!outcome) return sendPage(reply, 404, invalidLinkPage(list, deps));
       return sendStep(reply, list, deps, outcome);
     });
@@ -178,7 +179,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
       const done = await deps.unitOfWork(async (trx) => {
         const member = await memberOfLink(trx, ctx.linkKey, list, token, 'member', ctx.now);
         return member ? applyMemberAction({ ...ctx, db: trx }, list, member, action) : null;
-      });
+      }, fromThePage(request));
       if (!done) return sendPage(reply, 404, invalidLinkPage(list, deps));
       return sendPage(
         reply,
@@ -191,6 +192,10 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
   registerArchiveRoutes(app, deps);
 }
 
+/** Who the audit log says acts from a public page: its address, on the web (issue 26 item 4). */
+function fromThePage(request: FastifyRequest) {
+  return { address: request.ip, service: 'web' } as const;
+}
 
 
 function mailedNotice(form: FormAnswer['form']): string {

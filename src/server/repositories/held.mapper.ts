@@ -25,6 +25,8 @@ export interface HeldDetailRow extends HeldRow {
   html_deflated: Buffer | null;
   /** 1: the sender authenticated (or was not checked), and may be answered. */
   answerable: number;
+  /** What sender verification found (mail/received-authentication.ts), JSON; null: nothing. */
+  received_authentication: string | null;
 }
 
 const StoredReasons = z.array(

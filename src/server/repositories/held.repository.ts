@@ -42,6 +42,7 @@ const DETAIL = [
   'held_messages.plain_deflated',
   'held_messages.html_deflated',
   'held_messages.answerable',
+  'held_messages.received_authentication',
 ] as const;
 
 export async function countHeld(

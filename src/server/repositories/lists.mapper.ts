@@ -1,11 +1,15 @@
 import type { Selectable } from 'kysely';
-import { LIST_SETTINGS, type List } from '../../api/schemas/list.ts';
+import { LIST_EXTENSION_SETTINGS, LIST_SETTINGS, type List } from '../../api/schemas/list.ts';
 import type { ListsTable } from '../db/schema.ts';
 
 export type ListRow = Selectable<ListsTable>;
 
-/** Every spec §2.4 setting a client reads and writes (all but id, name, created, contacts). */
-export type ListSettings = Pick<List, (typeof LIST_SETTINGS)[number]>;
+/**
+ * Every spec §2.4 setting a client reads and writes (all but id, name, created, contacts), and the
+ * reference server's own (LIST_EXTENSION_SETTINGS).
+ */
+export type ListSettings = Pick<List, (typeof LIST_SETTINGS)[number]> &
+  Required<Pick<List, (typeof LIST_EXTENSION_SETTINGS)[number]>>;
 
 /**
  * The settings of a new list, and of any setting a stored list does not hold yet. Texts are empty
@@ -54,14 +58,15 @@ export const LIST_DEFAULTS: ListSettings = {
   archive_protected: false,
   archive_memberview: false,
   archive_index_noshow: false,
+  // Issue 26 item 2: only posts whose domain's DMARC policy asks for it go out From the list.
+  munge_from_always: false,
 };
 
 /** Only the known settings leave the store: the bag never carries anything else to a client. */
 export function pickSettings(source: Partial<Record<string, unknown>>): Partial<ListSettings> {
-  const entries = LIST_SETTINGS.filter((key) => source[key] !== undefined).map((key) => [
-    key,
-    source[key],
-  ]);
+  const entries = [...LIST_SETTINGS, ...LIST_EXTENSION_SETTINGS]
+    .filter((key) => source[key] !== undefined)
+    .map((key) => [key, source[key]]);
   return Object.fromEntries(entries) as Partial<ListSettings>;
 }
 

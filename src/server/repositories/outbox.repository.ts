@@ -1,6 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
+import {
+  storedAuthentication,
+  type ReceivedAuthentication,
+} from '../mail/received-authentication.ts';
 
 /**
  * The durable outbox (SECURITY.md 38): deliveries move pending → sending (claimed for one batch,
@@ -172,13 +176,17 @@ export async function finishBatch(
   });
 }
 
-/** What a fan-out renders from: the archived message, its list and account, its SMTP source. */
+/**
+ * What a fan-out renders from: the archived message, its list and account, its SMTP source and what
+ * its verification found.
+ */
 export function findPostForDelivery(db: Kysely<Database>, messageId: number) {
   return db
     .selectFrom('messages')
     .innerJoin('lists', 'lists.id', 'messages.list_id')
     .innerJoin('accounts', 'accounts.id', 'messages.account_id')
     .leftJoin('message_sources', 'message_sources.message_id', 'messages.id')
+    .leftJoin('message_authentication', 'message_authentication.message_id', 'messages.id')
     .select([
       'messages.id',
       'messages.subject',
@@ -193,6 +201,7 @@ export function findPostForDelivery(db: Kysely<Database>, messageId: number) {
       'accounts.domain',
       'accounts.settings as account_settings',
       'message_sources.raw as source',
+      'message_authentication.received',
     ])
     .where('messages.id', '=', messageId)
     .executeTakeFirst();
@@ -206,6 +215,18 @@ export async function saveSource(
   await db
     .insertInto('message_sources')
     .values({ message_id: messageId, raw: raw.toString('base64') })
+    .execute();
+}
+
+/** What sender verification found for an archived message (issue 26 item 2). */
+export async function saveAuthentication(
+  db: Kysely<Database>,
+  messageId: number,
+  received: ReceivedAuthentication,
+): Promise<void> {
+  await db
+    .insertInto('message_authentication')
+    .values({ message_id: messageId, received: storedAuthentication(received) })
     .execute();
 }
 

@@ -30,7 +30,7 @@ export function registerAccountsRoutes(app: FastifyInstance, deps: AppDeps): voi
   );
 
   defineRoute(app, deps, 'accounts.delete', async (ctx) => {
-    await deleteAccount(ctx.db, ctx.params.id);
+    await deleteAccount(ctx.db, ctx.params.id, ctx.commit);
     return { success: 1 } as const;
   });
 }

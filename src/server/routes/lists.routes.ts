@@ -46,11 +46,18 @@ export function registerListsRoutes(app: FastifyInstance, deps: AppDeps): void {
       ctx.body,
       ctx.meter,
       membersAs(ctx.query),
+      ctx.commit,
     ),
   );
 
   defineRoute(app, deps, 'lists.delete', async (ctx) => {
-    await deleteList(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.name);
+    await deleteList(
+      ctx.db,
+      requireAccount(ctx.account).id,
+      ctx.principal,
+      ctx.params.name,
+      ctx.commit,
+    );
     return { success: 1 } as const;
   });
 }

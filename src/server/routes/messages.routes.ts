@@ -20,9 +20,15 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: AppDeps): voi
     getMessage(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id),
   );
 
-  // Spec §4.5: only the success object; the message is not returned.
+  // Spec §4.5: only the success object; the message is not returned (the audit log names it).
   defineRoute(app, deps, 'messages.send', async (ctx) => {
-    await sendMessage(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.now);
+    ctx.audit.objectId = await sendMessage(
+      ctx.db,
+      requireAccount(ctx.account),
+      ctx.principal,
+      ctx.body,
+      ctx.now,
+    );
     return { success: 1 } as const;
   });
 

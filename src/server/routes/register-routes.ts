@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import type { AppDeps } from '../http/app-deps.ts';
 import { registerAccountsRoutes } from './accounts.routes.ts';
+import { registerAuditRoutes } from './audit.routes.ts';
 import { registerCallerRoutes } from './caller.routes.ts';
 import { registerContactsRoutes } from './contacts.routes.ts';
 import { registerEmailsRoutes } from './emails.routes.ts';
@@ -24,6 +25,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerRequestsRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
+  registerAuditRoutes(app, deps);
   registerCallerRoutes(app, deps);
   registerOAuthRoutes(app, deps);
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../api/schemas/account.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AccountsTable, Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, forbidden, notFound } from '../http/http-error.ts';
 import { assertWithinCaller, type AdministratorPowers } from './administrator-bounds.ts';
@@ -200,10 +201,15 @@ export const MISSING_CCIDS_COUNTED = 1000;
  * The contacts and messages, perhaps a million, a chunk at a time (SECURITY.md 29:
  * repositories/chunked-deletes.repository.ts), then the account in one transaction.
  */
-export async function deleteAccount(db: Kysely<Database>, idText: string): Promise<void> {
+export async function deleteAccount(
+  db: Kysely<Database>,
+  idText: string,
+  /** The last step's transaction, which records the delete in the audit log (http/audited-write.ts). */
+  commit: UnitOfWork = (work) => db.transaction().execute(work),
+): Promise<void> {
   const row = await accountById(db, idText);
   await deleteAccountContents(db, row.id);
-  await db.transaction().execute((trx) => deleteAccountRow(trx, row.id));
+  await commit((trx) => deleteAccountRow(trx, row.id));
 }
 
 /**

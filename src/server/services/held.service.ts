@@ -22,7 +22,10 @@ import { queueSenderNotice } from '../mail/notices.ts';
 import { findListByName } from '../repositories/lists.repository.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
 import { saveSource } from '../repositories/outbox.repository.ts';
+import { readAuthentication } from '../mail/received-authentication.ts';
 import { messageIdsIn } from '../mail/message-ids.ts';
+import { heldRecord } from '../audit/queue-records.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import {
   storedHeaders,
@@ -161,6 +164,8 @@ async function settle(
           contentPlain: content.plain,
           // Spec §4.5: generated when the message had none.
           contentHtml: content.html || plainToHtml(content.plain),
+          // Issue 26 item 2: what the verification found at receipt goes out with it.
+          received: readAuthentication(row.received_authentication),
         },
         now,
       );
@@ -169,6 +174,14 @@ async function settle(
     if (action === 'reject') await tellRejected(db, account, row, reason, now);
     outcomes.push({ id: row.id, action, message });
   }
+  // Issue 26 item 4: one entry per message, in the transaction that settles it.
+  await recordAudit(
+    db,
+    now,
+    rows.map((row, at) =>
+      heldRecord(account.id, row, action, outcomes[at] ?? { message: null }, reason),
+    ),
+  );
   return outcomes;
 }
 

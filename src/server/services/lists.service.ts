@@ -4,10 +4,12 @@ import type { List, ListCreate, ListUpdate } from '../../api/schemas/list.ts';
 import { hashPassword } from '../auth/keys.ts';
 import { listLimit, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
 import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, forbidden, notFound } from '../http/http-error.ts';
 import { JsonText } from '../http/json-text.ts';
+import { withoutFields } from '../http/spec-only.ts';
 import {
   selectAdministratorListLimits,
   setAdministratorListLimits,
@@ -69,9 +71,12 @@ export async function getLists(
     return rows.map((row) => toCountedList(row, counts.get(row.id) ?? 0));
   await meter.reserveUpTo(rows.length + sum(counts.values()));
   const members = await memberRefs(db, account, ids);
-  const lists = rows.map((row) => listJson(row, members.get(row.id)));
   const returned = sum([...members.values()].map((member) => member.count));
-  return new JsonText(`[${lists.join(',')}]`, rows.length + returned);
+  const text = (hidden?: readonly string[]) =>
+    `[${rows.map((row) => listJson(row, members.get(row.id), hidden)).join(',')}]`;
+  return new JsonText(text(), rows.length + returned, (hidden) =>
+    new JsonText(text(hidden), rows.length + returned),
+  );
 }
 
 /** Spec §4.4 get one. A list outside the principal's limit is as absent as an unknown one. */
@@ -97,7 +102,10 @@ async function listWithMembers(
   row: ListRow,
 ): Promise<JsonText> {
   const members = (await memberRefs(db, account, [row.id])).get(row.id);
-  return new JsonText(listJson(row, members), 1 + (members?.count ?? 0));
+  const objects = 1 + (members?.count ?? 0);
+  return new JsonText(listJson(row, members), objects, (hidden) =>
+    new JsonText(listJson(row, members, hidden), objects),
+  );
 }
 
 /** Spec §4.4 create: at minimum `name`, unique within the account. */
@@ -146,12 +154,14 @@ export async function updateListAnswering(
   input: ListUpdate,
   meter: CostMeter,
   membersAs: MembersAs,
+  /** The write's own transaction, which records it in the audit log (http/audited-write.ts). */
+  commit: UnitOfWork = (work) => db.transaction().execute(work),
 ): Promise<List | JsonText> {
   if (membersAs === 'ids') {
     const found = await writableList(db, account.id, principal, name);
     await meter.reserveUpTo(1 + ((await memberCounts(db, account.id, [found.id])).get(found.id) ?? 0));
   }
-  const row = await db.transaction().execute((trx) => updateList(trx, account, principal, name, input));
+  const row = await commit((trx) => updateList(trx, account, principal, name, input));
   if (membersAs === 'count')
     return toCountedList(row, (await memberCounts(db, account.id, [row.id])).get(row.id) ?? 0);
   return listWithMembers(db, account, row);
@@ -210,10 +220,12 @@ export async function deleteList(
   accountId: number,
   principal: Principal,
   name: string,
+  /** The last step's transaction, which records the delete in the audit log (http/audited-write.ts). */
+  commit: UnitOfWork = (work) => db.transaction().execute(work),
 ): Promise<void> {
   const found = await writableList(db, accountId, principal, name);
   await deleteListContents(db, found.id);
-  await db.transaction().execute(async (trx) => {
+  await commit(async (trx) => {
     // As it is now: renamed meanwhile, its new name is the one other lists hold.
     const row = await findListById(trx, accountId, found.id);
     if (!row) return;
@@ -269,12 +281,14 @@ function assertMayWrite(principal: Principal, name: string): void {
 
 /**
  * Spec §2.4 as JSON, its `contacts` the JSON text the database built: a million ids are copied
- * into the answer, never handled one by one on the server's thread (SECURITY.md 29).
+ * into the answer, never handled one by one on the server's thread (SECURITY.md 29). `hidden`:
+ * extension settings left out (`EXTENSIONS=off`).
  */
-function listJson(row: ListRow, members: MemberRefs | undefined): string {
+function listJson(row: ListRow, members: MemberRefs | undefined, hidden: readonly string[] = []): string {
   const { id, name, created } = toList(row, []);
   const head = JSON.stringify({ id, name, created });
-  return `${head.slice(0, -1)},"contacts":${members?.json ?? '[]'},${JSON.stringify(settingsOf(row)).slice(1)}`;
+  const settings = withoutFields(settingsOf(row), hidden);
+  return `${head.slice(0, -1)},"contacts":${members?.json ?? '[]'},${JSON.stringify(settings).slice(1)}`;
 }
 
 function sum(values: Iterable<number>): number {

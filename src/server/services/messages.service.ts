@@ -69,7 +69,7 @@ export async function getMessage(
 /**
  * Spec §4.5 send: the list must exist; posting restrictions do not apply (the §4.5 rule). The
  * message is archived and one pending delivery is queued per member address, paused ones skipped,
- * in the route's transaction: either both happen or neither.
+ * in the route's transaction: either both happen or neither. Answers the archived message's id.
  */
 export async function sendMessage(
   db: Kysely<Database>,
@@ -77,7 +77,7 @@ export async function sendMessage(
   principal: Principal,
   input: MessageSend,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const limit = listLimit(principal);
   // A list outside a limited key's lists is as absent as an unknown one (SECURITY.md 33).
   const list =
@@ -119,6 +119,7 @@ export async function sendMessage(
     listId: list.id,
     created: now.toISOString(),
   });
+  return id;
 }
 
 export async function deleteMessage(

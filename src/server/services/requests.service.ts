@@ -15,6 +15,8 @@ import type { CostMeter } from '../http/charged-run.ts';
 import { badRequest, conflict, notFound } from '../http/http-error.ts';
 import { findPublicListById } from '../members/public-list.ts';
 import { decideRequest, type MembersContext } from '../members/workflow.ts';
+import { requestRecord } from '../audit/queue-records.ts';
+import { recordAudit } from '../audit/record.ts';
 import {
   countWaiting,
   countWaitingPerList,
@@ -103,6 +105,12 @@ async function settle(
       throw conflict('A request was answered by someone else meanwhile');
     outcomes.push({ id: row.id, action, kind: row.kind, address: row.address });
   }
+  // Issue 26 item 4: one entry per request (what the member's change did, the workflow records).
+  await recordAudit(
+    ctx.db,
+    ctx.now,
+    rows.map((row) => requestRecord(row.account_id, row, action, reason)),
+  );
   return outcomes;
 }
 

@@ -100,6 +100,8 @@ describeEachDialect('authorization matrix (SECURITY.md 15)', (dialect) => {
     // The caller's own entry and account, never the addressed one's.
     if (resourceOf(name) === 'caller') return holder === target ? 'success' : 'no-account-data';
     if (scope === accountIds[target]) return 'success';
+    // Without account_id, a global key reads the group's audit log (accounts, global administrators).
+    if (scope === null && resourceOf(name) === 'audit') return 'no-account-data';
     if (scope === null && resourceOf(name) !== 'users') return 'bad-request';
     // Spec §4.8 rule 2: without account_id a global key works on the global users, not the target's.
     if (takesPathId(name)) return 'not-found';

@@ -11,8 +11,9 @@ import { waitForServer } from './server-process.ts';
 /**
  * SECURITY.md 23: clients log every contact that got a 2xx while the server (and, on PostgreSQL,
  * the database) is killed at a random moment; after each restart every acknowledged write must be
- * there, whole (a contact with its address), and the database must be intact. Shared by the small
- * run in `npm test` and the large one in `npm run bench -- --crash N`.
+ * there, whole (a contact with its address), with its audit entry (issue 26 item 4: written in the
+ * same transaction), and the database must be intact. Shared by the small run in `npm test` and
+ * the large one in `npm run bench -- --crash N`.
  */
 export interface CrashReport {
   dialect: 'sqlite' | 'postgres';
@@ -20,6 +21,8 @@ export interface CrashReport {
   acknowledged: number;
   missing: number;
   halfWritten: number;
+  /** Acknowledged writes without their `contacts.create` audit entry. */
+  unrecorded: number;
   integrity: string;
 }
 
@@ -31,9 +34,37 @@ interface Acknowledged {
   email: string;
 }
 
-/** Writes contacts until stopped; only answers that arrived with a 2xx count as acknowledged. */
-async function writeUntil(stop: { done: boolean }, base: string, key: string, round: number, into: Acknowledged[]) {
+/**
+ * Writes contacts until stopped, and beside them makes and deletes lists (a delete runs in steps,
+ * its entry in its last transaction); only answers that arrived with a 2xx count as acknowledged.
+ */
+async function writeUntil(
+  stop: { done: boolean },
+  base: string,
+  key: string,
+  round: number,
+  into: Acknowledged[],
+  deletedLists: number[],
+) {
   let n = 0;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' };
+  const lists = async () => {
+    for (let l = 0; !stop.done; l++) {
+      try {
+        const created = await fetch(`${base}/api/2/lists/`, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ name: `crash-${round}-${l}` }),
+        });
+        if (!created.ok) continue;
+        const { id } = (await created.json()) as { id: number };
+        const deleted = await fetch(`${base}/api/2/lists/crash-${round}-${l}/`, { method: 'DELETE', headers });
+        if (deleted.ok) deletedLists.push(id);
+      } catch {
+        // As below: never acknowledged.
+      }
+    }
+  };
   const writer = async (w: number) => {
     while (!stop.done) {
       const email = `crash-${round}-${w}-${n++}@example.org`;
@@ -49,7 +80,7 @@ async function writeUntil(stop: { done: boolean }, base: string, key: string, ro
       }
     }
   };
-  await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+  await Promise.all([...Array.from({ length: WRITERS }, (_, w) => writer(w)), lists()]);
 }
 
 export async function runCrashRounds(dialect: 'sqlite' | 'postgres', rounds: number, random = Math.random): Promise<CrashReport> {
@@ -67,13 +98,14 @@ export async function runCrashRounds(dialect: 'sqlite' | 'postgres', rounds: num
     const { key } = (await runCli(['key', 'create', '--account', 'crash'])) as { key: string };
 
     const acknowledged: Acknowledged[] = [];
+    const deletedLists: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const port = await freePort();
       const server = spawn(process.execPath, [cli, 'serve'], { env: { ...env, PORT: String(port) }, stdio: 'ignore' });
       const base = `http://127.0.0.1:${port}`;
       await waitForServer(`${base}/api/2/`, server);
       const stop = { done: false };
-      const writing = writeUntil(stop, base, key, round, acknowledged);
+      const writing = writeUntil(stop, base, key, round, acknowledged, deletedLists);
       await new Promise((resolve) => setTimeout(resolve, 150 + random() * 600));
       // The kill: the server mid-write, and on PostgreSQL the database with it (no checkpoint).
       server.kill('SIGKILL');
@@ -83,24 +115,44 @@ export async function runCrashRounds(dialect: 'sqlite' | 'postgres', rounds: num
       await new Promise<void>((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve() : server.once('exit', () => resolve())));
       cluster?.restart();
     }
-    return { dialect, rounds, acknowledged: acknowledged.length, ...(await verify(dialect, dataDir, cluster?.url, acknowledged)) };
+    return {
+      dialect,
+      rounds,
+      acknowledged: acknowledged.length + deletedLists.length,
+      ...(await verify(dialect, dataDir, cluster?.url, acknowledged, deletedLists)),
+    };
   } finally {
     cluster?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-/** Every acknowledged contact is there with its address; nothing half-written; the store is intact. */
-async function verify(dialect: 'sqlite' | 'postgres', dataDir: string, url: string | undefined, acknowledged: Acknowledged[]) {
+/**
+ * Every acknowledged contact is there with its address, every acknowledged list delete gone, each
+ * with its audit entry; nothing half-written; the store is intact.
+ */
+async function verify(
+  dialect: 'sqlite' | 'postgres',
+  dataDir: string,
+  url: string | undefined,
+  acknowledged: Acknowledged[],
+  deletedLists: number[],
+) {
   const contactsSql = 'select c.id, e.email from contacts c join emails e on e.contact_id = c.id';
+  const recordedSql = "select operation, object_id from audit_entries where operation in ('contacts.create', 'lists.delete')";
+  const listsSql = 'select id from lists';
   const orphanSql = 'select count(*) as n from contacts c where not exists (select 1 from emails e where e.contact_id = c.id)';
   let rows: { id: number; email: string }[];
+  let recorded: { operation: string; object_id: string }[];
+  let lists: { id: number }[];
   let halfWritten: number;
   let integrity: string;
   if (dialect === 'sqlite') {
     const file = new SqliteDatabase(path.join(dataDir, 'listkeeper.db'));
     try {
       rows = file.prepare(contactsSql).all() as { id: number; email: string }[];
+      recorded = file.prepare(recordedSql).all() as { operation: string; object_id: string }[];
+      lists = file.prepare(listsSql).all() as { id: number }[];
       halfWritten = (file.prepare(orphanSql).get() as { n: number }).n;
       integrity = file.pragma('integrity_check', { simple: true }) as string;
     } finally {
@@ -111,6 +163,8 @@ async function verify(dialect: 'sqlite' | 'postgres', dataDir: string, url: stri
     await client.connect();
     try {
       rows = (await client.query<{ id: number; email: string }>(contactsSql)).rows;
+      recorded = (await client.query<{ operation: string; object_id: string }>(recordedSql)).rows;
+      lists = (await client.query<{ id: number }>(listsSql)).rows;
       halfWritten = Number((await client.query<{ n: string }>(orphanSql)).rows[0]?.n ?? 0);
       // PostgreSQL checks pages on read; a full read of every table is its integrity check here.
       await client.query('select count(*) from contacts, (select count(*) from emails) e');
@@ -120,6 +174,13 @@ async function verify(dialect: 'sqlite' | 'postgres', dataDir: string, url: stri
     }
   }
   const stored = new Map(rows.map((row) => [Number(row.id), row.email]));
-  const missing = acknowledged.filter((write) => stored.get(write.id) !== write.email).length;
-  return { missing, halfWritten, integrity };
+  const remaining = new Set(lists.map((row) => Number(row.id)));
+  const missing =
+    acknowledged.filter((write) => stored.get(write.id) !== write.email).length +
+    deletedLists.filter((id) => remaining.has(id)).length;
+  const entries = new Set(recorded.map((row) => `${row.operation} ${row.object_id}`));
+  const unrecorded =
+    acknowledged.filter((write) => !entries.has(`contacts.create ${write.id}`)).length +
+    deletedLists.filter((id) => !entries.has(`lists.delete ${id}`)).length;
+  return { missing, halfWritten, unrecorded, integrity };
 }

@@ -21,6 +21,7 @@ export const TEST_DATES = [
  */
 export const DATE_SENSITIVE_TESTS = [
   'accounts.test.ts',
+  'audit-log.test.ts',
   'held.test.ts',
   'lists.test.ts',
   'mail-digest.test.ts',
@@ -49,6 +50,9 @@ export const DATE_SENSITIVE_TESTS = [
 
 /** Server test files that read or set a date and still need no other date, each with why. */
 export const DATE_BLIND_TESTS: Record<string, string> = {
+  'audit-recording.test.ts':
+    'sets its own date (the last day of a month, late) and checks each entry’s time against it',
+  'audit-secrets.test.ts': 'searches the entries for secrets: their times play no part',
   'cli.test.ts': 'the CLI, and the server it checks keys on, run on the machine’s clock',
   'mail-secrets.test.ts': '`serve` runs as a process, on the machine’s clock',
   'demo.test.ts': 'the demo writes its messages and keys with the machine’s clock (demo/demo.ts)',
@@ -57,6 +61,7 @@ export const DATE_BLIND_TESTS: Record<string, string> = {
   'archive-pass.test.ts': 'fixed dates, no server',
   'archive-scale.test.ts': 'a manual clock from a fixed date; measures pages, prints, asserts no time',
   'mail-stall.test.ts': 'elapsed time only: how long a GET waits beside a message being read',
+  'mail-dmarc.test.ts': 'one digest collected at the server’s clock, whatever day it is; no window',
   'mail/outgoing/template.test.ts': 'a fixed date: the copy of a post, no clock',
   'mail/verp.test.ts': 'a fixed date: signed return paths, no server',
   'services/provisioning.test.ts': 'fixed dates, no clock',

@@ -8,9 +8,11 @@ import type { Database } from '../db/schema.ts';
 
 const IGNORED_TABLES = new Set([
   'rate_counters',
-  // A contentless FTS5 table cannot be read row by row; its shadow tables (`_data`, `_idx`), which
+  // A contentless FTS5 table (SQLite) cannot be read row by row; its shadow tables (`_data`, `_idx`), which
   // hold the whole index, are compared instead.
   'contact_search_grams',
+  // The same for the archive's search (migration 2026-11-29T0500-archive).
+  'message_search',
 ]);
 /**
  * Columns derived from other rows that the server rewrites on its own: the background renderer

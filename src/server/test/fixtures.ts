@@ -30,6 +30,7 @@ export type Resource =
   | 'requests'
   | 'users'
   | 'accounts'
+  | 'audit'
   | 'caller';
 
 export function resourceOf(name: OperationName): Resource {
@@ -228,6 +229,11 @@ export async function prepareCall(
     case 'accounts.list':
     case 'caller.get':
       return { references: false };
+    case 'audit.list':
+      // The entries of the account's own contact updates: the matrix's cells create lists and
+      // administrators named after one account's tag in another (`elsewhere`), whose entries
+      // would name that tag in a log that is rightly the other account's.
+      return { query: { operation: 'contacts.update' }, references: false };
     case 'contacts.get':
       return { pathId: seed.contactId, references: false };
     case 'contacts.create':

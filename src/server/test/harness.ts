@@ -86,6 +86,10 @@ export interface TestServerOptions {
   extensions?: boolean;
   /** The server's clock; by default test-clock.ts's. */
   clock?: Clock;
+  /** How often the app purges audit entries past AUDIT_RETENTION_DAYS (audit/retention.ts). */
+  auditPurgeIntervalMs?: number;
+  /** AUDIT_RETENTION_DAYS; 400 by default. */
+  auditRetentionDays?: number;
 }
 
 export interface FreshDatabase {
@@ -150,10 +154,20 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     TRUST_PROXY: options.trustProxy ?? '',
     IMAGE_PROXY_ALLOW_PRIVATE: options.imageProxyAllowPrivate === false ? '0' : '1',
     EXTENSIONS: options.extensions === false ? 'off' : 'on',
+    ...(options.auditRetentionDays === undefined
+      ? {}
+      : { AUDIT_RETENTION_DAYS: String(options.auditRetentionDays) }),
   });
   const authCache = createAuthCache();
   const clock = options.clock ?? testClock();
-  const app = await buildApp({ config, database, validateResponses: true, authCache, clock });
+  const app = await buildApp({
+    config,
+    database,
+    validateResponses: true,
+    authCache,
+    clock,
+    auditPurgeIntervalMs: options.auditPurgeIntervalMs,
+  });
   await app.ready();
   const peers: { app: FastifyInstance; database: DatabaseHandle }[] = [];
 

@@ -190,8 +190,14 @@ export class LoadClient {
     if (value) this.#acknowledgeCreate(record, value);
   }
 
-  #acknowledgeCreate(record: ContactRecord, contact: Contact): void {
+  /** One acknowledged write more, of the operation its audit entry names. */
+  #acknowledge(operation: string): void {
     this.#log.acknowledged += 1;
+    this.#log.acknowledgedBy.set(operation, (this.#log.acknowledgedBy.get(operation) ?? 0) + 1);
+  }
+
+  #acknowledgeCreate(record: ContactRecord, contact: Contact): void {
+    this.#acknowledge('contacts.create');
     record.id = Number(contact.id);
     for (const membership of contact.lists) {
       record.lists.set(membership.list, { id: Number(membership.id), removed: false });
@@ -207,6 +213,7 @@ export class LoadClient {
       this.#api.contacts.update(id, { notes }),
     );
     this.#settle(
+      'contacts.update',
       contact,
       outcome,
       () => (contact.notes = notes),
@@ -221,7 +228,7 @@ export class LoadClient {
     const { outcome } = await this.#call('DELETE /contacts/:id/', () =>
       this.#api.contacts.delete(id),
     );
-    this.#settle(contact, outcome, () => (contact.deleted = true));
+    this.#settle('contacts.delete', contact, outcome, () => (contact.deleted = true));
   }
 
   async addMembership(): Promise<void> {
@@ -233,7 +240,7 @@ export class LoadClient {
     const { outcome, value } = await this.#call('POST /membership/', () =>
       this.#api.membership.create({ contact: id, list }),
     );
-    this.#settle(contact, outcome, () =>
+    this.#settle('membership.create', contact, outcome, () =>
       contact.lists.set(list, { id: Number(value?.id), removed: false }),
     );
   }
@@ -245,7 +252,7 @@ export class LoadClient {
     const { outcome } = await this.#call('DELETE /membership/:id/', () =>
       this.#api.membership.delete(membership.id),
     );
-    this.#settle(contact, outcome, () => (membership.removed = true));
+    this.#settle('membership.delete', contact, outcome, () => (membership.removed = true));
   }
 
   async sendMessage(): Promise<void> {
@@ -256,13 +263,19 @@ export class LoadClient {
       this.#api.messages.send({ list, subject, content_plain: `Load test message ${subject}.` }),
     );
     this.#log.messages.set(subject, outcome);
-    if (outcome === 'acked') this.#log.acknowledged += 1;
+    if (outcome === 'acked') this.#acknowledge('messages.send');
   }
 
   /** Applies a write's outcome to the contact's expected state. */
-  #settle(contact: ContactRecord, outcome: Outcome, acked: () => void, refused?: () => void): void {
+  #settle(
+    operation: string,
+    contact: ContactRecord,
+    outcome: Outcome,
+    acked: () => void,
+    refused?: () => void,
+  ): void {
     if (outcome === 'acked') {
-      this.#log.acknowledged += 1;
+      this.#acknowledge(operation);
       acked();
     } else if (outcome === 'refused') refused?.();
     else contact.doubt = true;

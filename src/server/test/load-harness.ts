@@ -92,6 +92,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       contacts: new Map(),
       messages: new Map(),
       acknowledged: 0,
+      acknowledgedBy: new Map(),
     };
     const stats = new LoadStats();
     const started = Date.now();

@@ -44,6 +44,8 @@ export interface LoadLog {
   messages: Map<string, Outcome>;
   /** Acknowledged writes of every kind (creates, updates, deletes, memberships, sends). */
   acknowledged: number;
+  /** The same by the operation their audit entry names (issue 26 item 4: one entry each). */
+  acknowledgedBy: Map<string, number>;
 }
 
 export function loadFirstname(run: string): string {

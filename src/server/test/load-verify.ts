@@ -27,12 +27,15 @@ import {
  * - **In doubt**: objects touched by a write that got a 5xx, no answer or an answer out of
  *   contract; such a write may or may not have happened, so their final state is not judged. Any
  *   such answer is itself a failure of the run (5xx, network errors), so none are expected.
+ * - **Unrecorded**: acknowledged writes without their audit entry (issue 26 item 4), counted by
+ *   operation; an entry beyond the acknowledged writes of its operation is a phantom.
  */
 export interface Verdict {
   lost: number;
   duplicated: number;
   phantom: number;
   inDoubt: number;
+  unrecorded: number;
   /** The first few findings, in words. */
   problems: string[];
 }
@@ -104,7 +107,19 @@ export async function verifyLoad(
     [accountId, `${messageSubjectPrefix(log.run)}%`],
   );
 
-  const verdict: Verdict = { lost: 0, duplicated: 0, phantom: 0, inDoubt: 0, problems: [] };
+  const entries = await db.all<{ operation: string; n: number | string }>(
+    'select operation, count(*) as n from audit_entries where account_id = ? group by operation',
+    [accountId],
+  );
+
+  const verdict: Verdict = {
+    lost: 0,
+    duplicated: 0,
+    phantom: 0,
+    inDoubt: 0,
+    unrecorded: 0,
+    problems: [],
+  };
   const find = (kind: 'lost' | 'duplicated' | 'phantom', count: number, words: string) => {
     verdict[kind] += count;
     if (verdict.problems.length < 10) verdict.problems.push(`${kind}: ${words}`);
@@ -170,6 +185,23 @@ export async function verifyLoad(
   }
   for (const [subject, count] of stored)
     find('phantom', count, `message "${subject}" was never sent by the load`);
+
+  const recorded = new Map(entries.map((row) => [row.operation, Number(row.n)]));
+  for (const [operation, acknowledged] of log.acknowledgedBy) {
+    const count = recorded.get(operation) ?? 0;
+    if (count < acknowledged) {
+      verdict.unrecorded += acknowledged - count;
+      if (verdict.problems.length < 10)
+        verdict.problems.push(
+          `unrecorded: ${acknowledged - count} of ${acknowledged} acknowledged ${operation} without an audit entry`,
+        );
+    } else if (count > acknowledged && verdict.inDoubt === 0)
+      find(
+        'phantom',
+        count - acknowledged,
+        `${count} ${operation} audit entries for ${acknowledged} acknowledged writes`,
+      );
+  }
   return verdict;
 }
 

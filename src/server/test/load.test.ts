@@ -30,6 +30,7 @@ function expectClean(report: LoadReport): void {
     duplicated: report.duplicated,
     phantom: report.phantom,
     inDoubt: report.inDoubt,
+    unrecorded: report.unrecorded,
     problems: report.problems,
   }).toEqual({
     serverErrors: 0,
@@ -40,6 +41,7 @@ function expectClean(report: LoadReport): void {
     duplicated: 0,
     phantom: 0,
     inDoubt: 0,
+    unrecorded: 0,
     problems: [],
   });
 }
@@ -54,7 +56,7 @@ describeEachDialect('load', (dialect) => {
   );
 
   it(
-    'would see a lost, a duplicated and a phantom write (the verifier is not blind)',
+    'would see a lost, a duplicated and a phantom write, and a write without its audit entry (the verifier is not blind)',
     { timeout: 120_000 },
     async () => {
       const report = await runLoad({
@@ -78,11 +80,17 @@ describeEachDialect('load', (dialect) => {
             "insert into contacts (account_id, firstname, surname, notes, created) values (?, ?, 'never-written', '', '2026-01-01')",
             [accountId, loadFirstname(log.run)],
           );
+          await db.run(
+            "delete from audit_entries where id = (select max(id) from audit_entries where operation = 'contacts.update')",
+          );
         },
       });
-      expect({ lost: report.lost, duplicated: report.duplicated, phantom: report.phantom }).toEqual(
-        { lost: 1, duplicated: 1, phantom: 1 },
-      );
+      expect({
+        lost: report.lost,
+        duplicated: report.duplicated,
+        phantom: report.phantom,
+        unrecorded: report.unrecorded,
+      }).toEqual({ lost: 1, duplicated: 1, phantom: 1, unrecorded: 1 });
     },
   );
 });

@@ -39,6 +39,8 @@ export async function startMailRig(
     domain?: string;
     server?: TestServerOptions;
     listener?: Partial<Omit<SmtpInOptions, 'db' | 'clock' | 'dns' | 'members'>>;
+    /** More of the outbox's settings, as the environment gives them (DKIM_DOMAIN, …). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<MailRig> {
   const domain = options.domain ?? 'acme.example';
@@ -51,7 +53,7 @@ export async function startMailRig(
   const dns = await startDnsServer();
   const sink = await startSmtpSink();
   const transport = smtpTransport({
-    ...loadConfig({ SMTP_URL: sink.url }).mail,
+    ...loadConfig({ ...options.env, SMTP_URL: sink.url }).mail,
     smtpUrl: sink.url,
   });
   const worker = new OutboxWorker({

@@ -102,6 +102,7 @@ function sectionRoutes(): RouteObject[] {
       lazy: page(() => import('./routes/administrators.tsx')),
       ErrorBoundary: RouteError,
     },
+    { path: 'audit', lazy: page(() => import('./routes/audit.tsx')), ErrorBoundary: RouteError },
   ];
 }
 
@@ -139,6 +140,12 @@ export function createAppRouter() {
               path: 'accounts/administrators',
               middleware: [requireGlobalForAccounts],
               lazy: page(() => import('./routes/accounts-administrators.tsx')),
+              ErrorBoundary: RouteError,
+            },
+            {
+              path: 'accounts/audit',
+              middleware: [requireGlobalForAccounts],
+              lazy: page(() => import('./routes/audit.tsx')),
               ErrorBoundary: RouteError,
             },
             {

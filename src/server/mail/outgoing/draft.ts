@@ -1,6 +1,7 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { ParsedMail } from 'mailparser';
 import type { MailingList as NamedList } from '../render.ts';
+import type { ReceivedAuthentication } from '../received-authentication.ts';
 
 /** A list its posts go out from: the personal links of a delivery name it by id (issue 25). */
 export interface MailingList extends NamedList {
@@ -17,6 +18,14 @@ export interface OutgoingPost {
   contentHtml: string;
   /** The message as received by SMTP, for its attachments and threading headers; absent for API posts. */
   source?: Buffer;
+  /** What sender verification found when it came in (issue 26 item 2); absent: nobody verified it. */
+  received?: ReceivedAuthentication | null;
+}
+
+/** A mailbox as a header names it. */
+export interface Mailbox {
+  name: string;
+  address: string;
 }
 
 /**
@@ -25,12 +34,13 @@ export interface OutgoingPost {
  * member reads; `htmlSlot` is where in `html` the member's own footer goes (personal.ts).
  */
 export interface Draft {
-  from: { name: string; address: string };
+  from: Mailbox;
   to: string;
   subject: string;
   messageId: string;
   date: Date;
-  replyTo?: string;
+  replyTo?: string | Mailbox;
+  cc?: Mailbox;
   inReplyTo?: string;
   references?: string | string[];
   headers: Record<string, string>;

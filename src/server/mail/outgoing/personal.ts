@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../api/message-content.ts';
 import { commandAddress } from '../../members/links.ts';
 import type { MailingList } from './draft.ts';
 import type { PersonalParts } from './template.ts';
@@ -17,8 +18,4 @@ export function personalParts(
     footerText: `\n\n-- \nYou receive this as a member of ${list.address}.\nYour membership (digest, pause, leave): ${links.memberPage}\n`,
     footerHtml: `<hr><p style="font-size:small">You receive this as a member of ${escapeHtml(list.address)}. <a href="${escapeHtml(links.memberPage)}">Your membership</a>: a digest, a pause, or leave.</p>`,
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,6 +1,7 @@
 import { plainToHtml } from '../../../api/message-content.ts';
 import { listIdFor } from '../../../api/posting-policy/message.ts';
 import { oneLine } from '../../../api/posting-policy/notice.ts';
+import { dmarcMitigation } from './dmarc-mitigation.ts';
 import type { Draft, Step } from './draft.ts';
 
 /**
@@ -70,6 +71,7 @@ export const POST_STEPS: readonly Step[] = [
   subjectPrefix,
   decorate,
   replyTo,
+  dmarcMitigation,
   stripAttachments,
   rfc2369,
 ];

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { simpleParser } from 'mailparser';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import * as qp from 'nodemailer/lib/qp';
 import { oneLine } from '../../../api/posting-policy/notice.ts';
+import type { ReceivedAuthentication } from '../received-authentication.ts';
 import type { Draft, MailingList, OutgoingPost, Step, StepInput } from './draft.ts';
 import { firstDraft, POST_STEPS } from './steps.ts';
 
@@ -25,6 +26,19 @@ export interface PostTemplate {
   /** Members may leave by themselves (the one-click header is offered). */
   canLeave: boolean;
   list: MailingList;
+  /** What the list's ARC set says of a post that came by SMTP (transport.ts); null: none. */
+  arc: ArcContext | null;
+}
+
+/**
+ * What an ARC seal of a copy needs (issue 26 item 2, RFC 8617): the results verification found
+ * when the post came in, how the chain it came with validated, and that chain's header fields, as
+ * they came (CRLF after each), for the list's set to continue it.
+ */
+export interface ArcContext {
+  results: ReceivedAuthentication['results'];
+  cv: Exclude<ReceivedAuthentication['arc'], 'fail'>;
+  chain: Buffer;
 }
 
 /** What one member's copy says that no other does. */
@@ -74,6 +88,7 @@ export async function buildPostTemplate(
       ...(draft.canLeave ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
     },
     ...(draft.replyTo ? { replyTo: draft.replyTo } : {}),
+    ...(draft.cc ? { cc: draft.cc } : {}),
     ...(draft.inReplyTo ? { inReplyTo: draft.inReplyTo } : {}),
     ...(draft.references ? { references: draft.references } : {}),
     attachments: draft.attachments,
@@ -97,8 +112,30 @@ export async function buildPostTemplate(
     htmlAfter: encoded(draft.html.slice(draft.htmlSlot)),
     canLeave: draft.canLeave,
     list,
+    arc: post.received ? arcContext(post.received, source) : null,
   };
 }
+
+/**
+ * The ARC header fields a message came with, its chain to continue; none when it had no chain. A
+ * chain that failed validation is not continued (null: no seal), as mailauth's own sealing does
+ * not: a seal with `cv=fail` tells a receiver nothing it can use, and the broken sets are the
+ * sender's header fields copied into every member's copy.
+ */
+function arcContext(received: ReceivedAuthentication, source: ParsedMail | null): ArcContext | null {
+  if (received.arc === 'fail') return null;
+  const lines =
+    received.arc === 'none'
+      ? []
+      : (source?.headerLines ?? []).filter(({ key }) => ARC_FIELDS.has(key));
+  return {
+    results: received.results,
+    cv: received.arc,
+    chain: Buffer.from(lines.map(({ line }) => `${line.replace(/\r?\n/g, '\r\n')}\r\n`).join('')),
+  };
+}
+
+const ARC_FIELDS = new Set(['arc-seal', 'arc-message-signature', 'arc-authentication-results']);
 
 /** One member's copy of the post. */
 export function personalize(template: PostTemplate, parts: PersonalParts): Buffer {

@@ -11,6 +11,8 @@ export function Page(props: {
   title: string;
   /** Pages that carry a token in their URL are kept out of search engines. */
   personal?: boolean;
+  /** Another part's stylesheet in place of the public pages' (the OAuth pages, oauth/pages.css). */
+  stylesheet?: string;
   /** A part with a look of its own (the archive): its stylesheet, its body's class, its header. */
   part?: { stylesheet: string; className: string; header: Children };
   children?: Children;
@@ -26,7 +28,7 @@ export function Page(props: {
       h('meta', { name: 'referrer', content: 'no-referrer' }),
       props.personal ? h('meta', { name: 'robots', content: 'noindex, nofollow' }) : null,
       h('title', null, props.title),
-      h('link', { rel: 'stylesheet', href: STYLESHEET_PATH }),
+      h('link', { rel: 'stylesheet', href: props.stylesheet ?? STYLESHEET_PATH }),
       props.part ? h('link', { rel: 'stylesheet', href: props.part.stylesheet }) : null,
     ),
     h('body', { className: props.part?.className }, props.part?.header, h('main', null, props.children)),

@@ -167,6 +167,7 @@ function SignedInShell({ principal }: { principal: Principal }) {
             accountId={accountId}
             global={principal.global}
             sections={openSections(powers)}
+            audit={powers.known && powers.may('audit.list')}
           />
         </HeaderMenu>
       </header>

@@ -25,11 +25,17 @@ export function MainNav({
   accountId,
   global,
   sections: open,
+  audit,
 }: {
   accountId: AccountId;
   global: boolean;
   /** The sections the principal may open (lib/permissions.ts); the others are not offered. */
   sections: readonly Section[];
+  /**
+   * The audit log (extension `audit.list`) is offered: the server says who is calling (the
+   * reference server's `caller.get`, which the same extensions bring) and that they may read it.
+   */
+  audit: boolean;
 }) {
   const target = accountId ?? (global ? lastAccount() : null);
   // Spec §2.6 general_settings: the account's own settings (an operator has Accounts instead).
@@ -59,6 +65,21 @@ export function MainNav({
           <li>
             <NavLink to="/account" end>
               Account
+            </NavLink>
+          </li>
+        )}
+        {audit && (
+          <li>
+            <NavLink
+              to={
+                target === null
+                  ? global
+                    ? '/accounts/audit'
+                    : '/audit'
+                  : `/a/${encodeURIComponent(target)}/audit`
+              }
+            >
+              Audit
             </NavLink>
           </li>
         )}
