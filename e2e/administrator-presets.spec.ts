@@ -35,11 +35,11 @@ test('the presets say what they allow; before a key is created the form shows wh
   const reach = create.getByRole('region', { name: 'What a key with these permissions opens' });
   // Nothing ticked yet: nothing opens.
   await expect(reach).toContainText('Nothing: no page, and no operation of the API.');
-  // audit alone, what the old "Read-only" preset gave: still nothing, and it says why.
+  // audit alone, what the old "Read-only" preset gave: the audit log only, no contact or list.
   const administration = create.getByRole('group', { name: /^Permissions: administration/ });
   await administration.getByRole('checkbox', { name: 'audit', exact: true }).check();
-  await expect(reach).toContainText('Nothing: no page');
-  await expect(reach).toContainText('audit allows no operation of this server’s API.');
+  await expect(reach).toContainText('Pages: Audit.');
+  await expect(reach.getByRole('listitem')).toHaveText(['The audit log: read']);
 
   await presets.getByRole('button', { name: 'Moderate held messages' }).click();
   await expect(reach).toContainText('Pages: Lists, Messages, Held messages.');

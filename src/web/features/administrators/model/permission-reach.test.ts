@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { permissionReach } from './permission-reach.ts';
 
 describe('permissionReach: what the chosen permissions open (issue 27 item 4)', () => {
-  it('audit alone opens no page and no operation: spec v2 has no read-only permission', () => {
-    expect(permissionReach(['audit'], false)).toEqual({ pages: [], areas: [], idle: ['audit'] });
+  it('audit alone opens only the audit log (the reference server’s extension): spec v2 has no read-only permission', () => {
+    expect(permissionReach(['audit'], false)).toEqual({
+      pages: ['Audit'],
+      areas: [{ area: 'The audit log', actions: ['read'] }],
+      idle: [],
+    });
   });
 
   it('a moderator opens the lists, the messages and the held queue, and changes no contact', () => {

@@ -25,6 +25,7 @@ const AREA_NAMES: Record<string, string> = {
   requests: 'Join and leave requests',
   users: 'Administrators and their keys',
   accounts: 'Accounts of the group',
+  audit: 'The audit log',
 };
 
 /** An operation's action in words; several share one (list and get both read). */
@@ -60,6 +61,8 @@ export function permissionReach(chosen: readonly string[], global: boolean): Per
   const pages = openSections(powers).map((section) => SECTION_TITLES[section]);
   if (!global && mayCall(powers, 'accounts.get')) pages.push('Account settings');
   if (global && mayCall(powers, 'accounts.list')) pages.push('Accounts');
+  // The reference server's audit log (extension `audit.list`), offered where the server has it.
+  if (mayCall(powers, 'audit.list')) pages.push('Audit');
 
   const areas = new Map<string, Set<string>>();
   const used = new Set<Permission>();
