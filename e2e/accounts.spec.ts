@@ -82,6 +82,8 @@ test('every request of a global key carries the account of the URL', async ({ pa
   );
   expect(accountScoped.map((url) => url.pathname).sort()).toEqual([
     '/api/2/contacts/',
+    // The navigation's Custom fields item, offered where the server has them (issue 27 item 1).
+    '/api/2/fields/',
     // The navigation's Held count (issue 27 item 3).
     '/api/2/held/',
     '/api/2/lists/',

@@ -45,13 +45,14 @@ async function corpusAccount(server: RunningServer) {
     confirmation_message: xssCorpusText,
     welcome_message: xssCorpusText,
   });
+  const fieldName = next();
   const field = (await server.cli([
     'field',
     'create',
     '--account',
     account.name,
     '--name',
-    next(),
+    fieldName,
     '--identifier',
     'favourite',
   ])) as { identifier: string };
@@ -114,6 +115,7 @@ async function corpusAccount(server: RunningServer) {
     subject,
     messageId: message.id,
     heldSubject,
+    fieldName,
     admin,
     description: xssPayload(0),
   };
@@ -201,6 +203,12 @@ const routes: Route[] = [
     path: ({ account }) => `/a/${account.id}/administrators`,
     heading: () => 'Administrators',
     shows: ({ admin }) => admin.firstname,
+  },
+  {
+    name: 'Custom fields',
+    path: ({ account }) => `/a/${account.id}/fields`,
+    heading: () => 'Custom fields',
+    shows: ({ fieldName }) => fieldName,
   },
   {
     name: 'Accounts',

@@ -67,12 +67,13 @@ test('every action waits with Undo (and u); the open message stays beside the qu
   const queueBox = await page.getByRole('table').boundingBox();
   const openBox = await open.boundingBox();
   expect(openBox?.x ?? 0).toBeGreaterThan((queueBox?.x ?? 0) + (queueBox?.width ?? 0) - 1);
-  // Date, To and every header on demand; the raw source is said not to be offered.
+  // Date, To, every header and the source as received, on demand.
   await expect(open.getByText('Date')).toBeVisible();
   await expect(open.getByText('To', { exact: true })).toBeVisible();
   await open.getByText(/^All headers/).click();
   await expect(open.locator('.held-headers-text')).toContainText('Subject: Second held');
-  await expect(open).toContainText('The raw source is not shown');
+  await open.getByText('Source as received').click();
+  await expect(open.locator('.held-headers-text').last()).toContainText(/^Subject: Second held$/m);
   await expectNoAxeViolations(page, 'the Held page with its toast and open headers');
 
   // Approve the first for real; then the sender rule, shown as a change before saving.

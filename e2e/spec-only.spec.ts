@@ -419,3 +419,16 @@ test('the Requests page says the server does not offer a queue of join and leave
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Requests' }),
   ).toHaveText('Requests');
 });
+
+test('the Custom fields page says the server does not offer custom fields; the navigation does not offer it', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithContacts(server, 'fields', ['Ada']);
+  await signInWithKey(page, account.key, { path: '/fields' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Custom fields' })).toBeVisible();
+  await expect(page.getByText('This server does not offer custom field definitions')).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Custom fields' }),
+  ).toHaveCount(0);
+});

@@ -10,12 +10,29 @@ import type { AccountQuery } from './schemas/account.ts';
 import type { HeldAction, HeldQuery } from './schemas/held.ts';
 import type { MessageQuery } from './schemas/message.ts';
 
-/** An extension's entry, its table loaded on the first call (test-support/browser-tables.ts). */
-async function extensionOperation(name: OperationName): Promise<OperationCall> {
-  const load = EXTENSION_OPERATIONS[name.slice(0, name.indexOf('.'))];
-  const operation = load && (await load()).OPERATIONS[name];
-  if (!operation) throw new Error(`no operation ${name}`);
-  return operation;
+/** The extensions' tables loaded so far, by group. */
+const loadedTables = new Map<string, Partial<Record<OperationName, OperationCall>>>();
+
+/**
+ * An extension's entry, its table loaded on the first call (test-support/browser-tables.ts). Once
+ * loaded it is found without waiting: a request sent as the page closes (fetch `keepalive`) must
+ * leave before the page's last task ends.
+ */
+function extensionOperation(name: OperationName): OperationCall | Promise<OperationCall> {
+  const group = name.slice(0, name.indexOf('.'));
+  const found = (table: Partial<Record<OperationName, OperationCall>> | undefined) => {
+    const operation = table?.[name];
+    if (!operation) throw new Error(`no operation ${name}`);
+    return operation;
+  };
+  const loaded = loadedTables.get(group);
+  if (loaded) return found(loaded);
+  const load = EXTENSION_OPERATIONS[group];
+  if (!load) return found(undefined);
+  return load().then(({ OPERATIONS }) => {
+    loadedTables.set(group, OPERATIONS);
+    return found(OPERATIONS);
+  });
 }
 
 /**
@@ -62,7 +79,8 @@ export function createApiClient(options: ApiClientOptions) {
     name: K,
     call: CallOptions<K> = {},
   ): Promise<Output<K>> {
-    const operation = CLIENT_OPERATIONS[name] ?? (await extensionOperation(name));
+    const pending = CLIENT_OPERATIONS[name] ?? extensionOperation(name);
+    const operation = pending instanceof Promise ? await pending : pending;
     const url = buildUrl(
       options.baseUrl,
       operation.path,

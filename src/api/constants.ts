@@ -44,6 +44,8 @@ export const CONTACT_EMAILS_MAX_ITEMS = 100;
 export const ARRAY_MAX_ITEMS = 1_000;
 /** Spec §2.6 `password` (reference server's sign-in; scrypt reads all of it). */
 export const PASSWORD_MAX_LENGTH = 1_024;
+/** The reference server's rule for a sign-in password: the API, the CLI and the set-password page. */
+export const PASSWORD_MIN_LENGTH = 12;
 
 /** Spec §4.6 and §8: key retrieval. */
 export const EXPIRY_MONTHS = [1, 3, 6, 12] as const;

@@ -44,6 +44,7 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'accounts.delete': { anyOf: ['account'], global: true },
   'held.list': { anyOf: ['approval'] },
   'held.get': { anyOf: ['approval'] },
+  'held.source': { anyOf: ['approval'] },
   'held.approve': { anyOf: ['approval'] },
   'held.reject': { anyOf: ['approval'] },
   'held.discard': { anyOf: ['approval'] },
@@ -54,5 +55,9 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'requests.discard': { anyOf: ['membership'] },
   'requests.bulk': { anyOf: ['membership'] },
   'audit.list': { anyOf: ['audit'] },
+  'fields.list': { anyOf: ['contact', 'membership'] },
+  'fields.create': { anyOf: ['general_settings'] },
+  'fields.update': { anyOf: ['general_settings'] },
+  'fields.delete': { anyOf: ['general_settings'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

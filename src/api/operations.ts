@@ -45,7 +45,8 @@ import {
   type CONTACT_QUERY_EXTENSIONS,
 } from './schemas/contact.ts';
 import { Email, EmailCreate, EmailUpdate } from './schemas/email.ts';
-import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject } from './schemas/held.ts';
+import { CustomField, FieldCollection, FieldCreate, FieldDeleted, FieldUpdate } from './schemas/field.ts';
+import { HeldBulk, HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage, HeldQuery, HeldReject, HeldSource } from './schemas/held.ts';
 import { RequestBulk, RequestBulkOutcome, RequestOutcome, RequestPage, RequestQuery, RequestReject } from './schemas/request.ts';
 import {
   List,
@@ -143,6 +144,12 @@ const messageReaders = ['messages', 'approval'] as const;
 const superadmin = ['superadmin'] as const;
 /** Spec §2.6 `audit`: "View audit logs". */
 const auditors = ['audit'] as const;
+/**
+ * Defining the account's custom fields changes the shape of every contact (spec §2.1): an account
+ * setting, spec §2.6 `general_settings` ("manage general account settings"), not `contact`, which
+ * manages the contacts within that shape.
+ */
+const fieldDefiners = ['general_settings'] as const;
 const accountManagers = ['account'] as const;
 /** Spec §2.6 general_settings: "Manage general account settings", its own account's (OWN_ACCOUNT). */
 const ownAccountManagers = ['general_settings'] as const;
@@ -153,6 +160,9 @@ const listFields = ['munge_from_always'] as const;
 
 const HELD_QUEUE =
   'the messages the posting policy held (spec §2.4 moderation settings), which spec v2 stores but gives moderators no way to review: list them with their reasons, approve (archived and sent), reject (the sender gets the reject message) or discard, one at a time or in bulk';
+
+const CUSTOM_FIELDS =
+  'the custom contact fields (spec §2.1 `<custom field>`), which spec v2 shows on every contact and names in limit_metadata (§2.6) but gives no way to define: list them with how many contacts have a value and which administrators are limited to each, define, rename (values stay, limit_metadata follows) and delete (values go, limit_metadata loses it)';
 
 const REQUEST_QUEUE =
   'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
@@ -221,6 +231,7 @@ export const OPERATIONS = {
 
   'held.list': { extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage, anyOf: moderators },
   'held.get': { extension: HELD_QUEUE, method: 'GET', path: '/held/:id/', query: NoQuery, response: HeldMessageDetail, anyOf: moderators },
+  'held.source': { extension: HELD_QUEUE, method: 'GET', path: '/held/:id/source/', query: NoQuery, response: HeldSource, anyOf: moderators },
   'held.approve': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/approve/', response: HeldOutcome, anyOf: moderators },
   'held.reject': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/reject/', body: HeldReject, response: HeldOutcome, anyOf: moderators },
   'held.discard': { extension: HELD_QUEUE, method: 'POST', path: '/held/:id/discard/', response: HeldOutcome, anyOf: moderators },
@@ -233,6 +244,10 @@ export const OPERATIONS = {
   'requests.bulk': { extension: REQUEST_QUEUE, method: 'POST', path: '/requests/bulk/', body: RequestBulk, response: RequestBulkOutcome, anyOf: membershipModerators },
 
   'audit.list': { extension: AUDIT_LOG, method: 'GET', path: '/audit/', query: AuditQuery, response: AuditPage, anyOf: auditors },
+  'fields.list': { extension: CUSTOM_FIELDS, method: 'GET', path: '/fields/', query: NoQuery, response: FieldCollection, collection: true, anyOf: contactReaders },
+  'fields.create': { extension: CUSTOM_FIELDS, method: 'POST', path: '/fields/', body: FieldCreate, response: CustomField, anyOf: fieldDefiners },
+  'fields.update': { extension: CUSTOM_FIELDS, method: 'PUT', path: '/fields/:id/', body: FieldUpdate, response: CustomField, anyOf: fieldDefiners },
+  'fields.delete': { extension: CUSTOM_FIELDS, method: 'DELETE', path: '/fields/:id/', response: FieldDeleted, anyOf: fieldDefiners },
 
   'caller.get': {
     extension:

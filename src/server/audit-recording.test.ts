@@ -223,6 +223,26 @@ describeEachDialect('the audit log records every write', (dialect) => {
       });
     });
 
+    it('records a custom field defined, renamed and deleted (extension fields.*), the delete in its last step', async () => {
+      const created = await write('POST', '/api/2/fields/', {
+        name: 'Shoe size',
+        identifier: 'shoe_size',
+      });
+      expect(await newest('fields.create')).toMatchObject({
+        object: { type: 'custom_field', id: String(created.id) },
+        changes: expect.arrayContaining([{ field: 'name', new: 'Shoe size' }]) as unknown,
+      });
+      await write('PUT', `/api/2/fields/${String(created.id)}/`, { name: 'Shoe' });
+      expect((await newest('fields.update')).changes).toEqual([
+        { field: 'name', old: 'Shoe size', new: 'Shoe' },
+      ]);
+      await write('DELETE', `/api/2/fields/${String(created.id)}/`);
+      expect(await newest('fields.delete')).toMatchObject({
+        object: { type: 'custom_field', id: String(created.id) },
+        changes: expect.arrayContaining([{ field: 'name', old: 'Shoe' }]) as unknown,
+      });
+    });
+
     it('records administrators with a set password and a retrieved key as secrets, never their values', async () => {
       const created = await write('POST', '/api/2/users/', {
         username: 'clerk@example.org',

@@ -1,6 +1,11 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
-import { EXPIRY_MONTHS, PERMISSIONS, type Permission } from '../api/constants.ts';
+import {
+  EXPIRY_MONTHS,
+  PASSWORD_MIN_LENGTH,
+  PERMISSIONS,
+  type Permission,
+} from '../api/constants.ts';
 import { AccountName, Cidr, EmailAddress } from '../api/primitives.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/http-error.ts';
@@ -223,8 +228,8 @@ const commands: Record<string, Command> = {
     });
     const accountId = values.global ? null : await accountIdByName(database, values.account);
     const password = (await input.stdin()).replace(/\r?\n$/, '');
-    if (password.length < 12)
-      throw new HttpError(400, 'The password (on stdin) needs at least 12 characters');
+    if (password.length < PASSWORD_MIN_LENGTH)
+      throw new HttpError(400, `The password (on stdin) needs at least ${PASSWORD_MIN_LENGTH} characters`);
     const username = option('--username', EmailAddress, values.username);
     const user = await withCliRecord(
       database.db,

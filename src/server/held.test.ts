@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HeldBulkOutcome, HeldMessageDetail, HeldOutcome, HeldPage } from '../api/schemas/held.ts';
+import {
+  HeldBulkOutcome,
+  HeldMessageDetail,
+  HeldOutcome,
+  HeldPage,
+  HeldSource,
+} from '../api/schemas/held.ts';
 import { Administrator, RetrievedKey } from '../api/schemas/administrator.ts';
 import { MessagePage } from '../api/schemas/message.ts';
 import { insertHeldMessage } from './test/held-fixtures.ts';
@@ -65,6 +71,16 @@ describeEachDialect('held queue API', (dialect) => {
     );
     expect((await server.request('GET', '/api/2/held/999999/')).status).toBe(404);
     expect((await server.request('GET', '/api/2/held/abc/')).status).toBe(404);
+  });
+
+  it('answers the source as it arrived on demand, 404 for an unknown id', async () => {
+    const id = await hold('alpha', 'Every byte');
+    const answer = await server.request('GET', `/api/2/held/${id}/source/`);
+    expect(answer.status, answer.body).toBe(200);
+    const { source } = HeldSource.parse(answer.json);
+    expect(source).toMatch(/^Subject: Every byte\r?$/m);
+    expect(source).toContain('held message');
+    expect((await server.request('GET', '/api/2/held/999999/source/')).status).toBe(404);
   });
 
   it('approve archives the message and takes it out of the queue; a second approve is 404', async () => {
@@ -163,6 +179,9 @@ describeEachDialect('held queue API', (dialect) => {
       expect(page.data.map((held) => held.id)).toContain(betaOnly);
       expect(
         (await server.request('POST', `/api/2/held/${alphaHeld}/discard/`, { key })).status,
+      ).toBe(404);
+      expect(
+        (await server.request('GET', `/api/2/held/${alphaHeld}/source/`, { key })).status,
       ).toBe(404);
       expect(
         (

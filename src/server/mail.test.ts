@@ -279,8 +279,9 @@ describeEachDialect('mail in and out', (dialect) => {
         ['approver@acme.example', ['approval']],
         ['quiet@acme.example', ['subscription']],
       ] as const) {
+        // No welcome mail (issue 27 item 4): this test counts the notices they receive.
         const user = await server.request('POST', '/api/2/users/', {
-          form: { username, permissions: ['approval'], notifications },
+          form: { username, permissions: ['approval'], notifications, welcome_email: false },
         });
         expect(user.status, user.body).toBe(200);
       }

@@ -5,6 +5,7 @@ import {
   MFA_TYPES,
   NOTIFICATIONS,
   PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   PERMISSIONS,
   SHORT_TEXT_MAX_LENGTH,
 } from '../constants.ts';
@@ -64,7 +65,9 @@ const writable = {
    * `password` for version 1 only, so other servers may refuse it.
    */
   password: z.optional(
-    text(PASSWORD_MAX_LENGTH).check(z.minLength(12, 'has at least 12 characters')),
+    text(PASSWORD_MAX_LENGTH).check(
+      z.minLength(PASSWORD_MIN_LENGTH, `has at least ${PASSWORD_MIN_LENGTH} characters`),
+    ),
   ),
 };
 

@@ -30,5 +30,11 @@ export const Caller = z.looseObject({
   address: z.string().check(z.minLength(1)),
   administrator: z.optional(CallerAdministrator),
   account: z.nullish(z.looseObject({ id: Id, name: z.string() })),
+  /**
+   * What this server's welcome email to a new administrator (spec §2.6 `welcome_email`, sent when
+   * a person is created without a password) holds: a one-time link to choose a password, valid
+   * `password_link_days` days. Absent: the server does not say (older reference servers).
+   */
+  welcome_email: z.optional(z.looseObject({ password_link_days: z.int().check(z.positive()) })),
 });
 export type Caller = z.infer<typeof Caller>;

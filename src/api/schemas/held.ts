@@ -56,6 +56,13 @@ export const HeldMessageDetail = z.extend(HeldMessage, {
 });
 export type HeldMessageDetail = z.infer<typeof HeldMessageDetail>;
 
+/** A held message's source as it arrived (read as UTF-8), shown on demand (issue 27 item 3). */
+export const HeldSource = z.looseObject({
+  id: Id,
+  source: z.string(),
+});
+export type HeldSource = z.infer<typeof HeldSource>;
+
 export const HeldQuery = z.strictObject({
   ...pageQuery(HELD_PAGE_LIMITS.max),
   /** Only this list's held messages. */

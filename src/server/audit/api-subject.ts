@@ -80,6 +80,7 @@ export const OBJECT_TYPE_OF_RESOURCE = {
   messages: 'message',
   held: 'held_message',
   requests: 'request',
+  fields: 'custom_field',
   users: 'administrator',
   accounts: 'account',
 } as const;

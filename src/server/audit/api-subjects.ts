@@ -2,6 +2,7 @@ import type { AuditSubject, WriteOperationName } from './api-subject.ts';
 import { accountSubjects } from './api-subjects/accounts.ts';
 import { contactSubjects, emailSubjects, membershipSubjects } from './api-subjects/address-book.ts';
 import { administratorSubjects } from './api-subjects/administrators.ts';
+import { fieldSubjects } from './api-subjects/fields.ts';
 import { listSubjects } from './api-subjects/lists.ts';
 import { messageSubjects } from './api-subjects/messages.ts';
 
@@ -25,6 +26,7 @@ export const API_SUBJECTS = {
   'requests.reject': 'service',
   'requests.discard': 'service',
   'requests.bulk': 'service',
+  ...fieldSubjects,
   ...administratorSubjects,
   ...accountSubjects,
 } as const satisfies { [K in WriteOperationName]: AuditSubject<K> | 'service' };

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
@@ -68,6 +68,28 @@ export function oneAtATimePerAccount<T>(
     lanes.set(db, ofDb);
   }
   return ofDb.run(accountId, read);
+}
+
+/**
+ * One statement that may read a million rows of an account (a list's memberships, a custom
+ * field's values): on SQLite on a reader thread (a transaction has none and reads on its
+ * connection), on PostgreSQL on the database's side; on both one per account at a time, as
+ * searches are. Each row as an array of its values.
+ */
+export async function heavyRows(
+  db: Kysely<Database>,
+  accountId: number,
+  query: RawBuilder<unknown>,
+): Promise<Rows> {
+  const statement = query.compile(db);
+  const pool = readPoolOf(db);
+  return oneAtATimePerAccount(db, accountId, async () =>
+    pool
+      ? pool.rows(statement)
+      : (await db.executeQuery<Record<string, unknown>>(statement)).rows.map((row) =>
+          Object.values(row),
+        ),
+  );
 }
 
 class AccountLanes {

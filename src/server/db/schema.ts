@@ -228,7 +228,8 @@ export interface OutboxTable {
 /** A single mail that is not a list post: hold, reject, moderator and welcome notices. */
 export interface NoticesTable {
   id: Generated<number>;
-  account_id: number;
+  /** Null only for a global administrator's mail (migration 2026-11-29T0710). */
+  account_id: number | null;
   kind: string;
   from_address: string;
   to_address: string;

@@ -20,8 +20,11 @@ const Entry = z.strictObject({
  * The scattered facts this table replaced, frozen as they were: any drift from them changes what a
  * client sees (the envelope), what it is charged (spec §8) or how long a revoked key works.
  */
-/** Spec §4.4, §4.6: the array answers wrapped in `data` (http/answer.ts's DATA_ENVELOPE). */
-const DATA_ENVELOPE = new Set(['lists.list', 'users.list']);
+/**
+ * Spec §4.4, §4.6 (and the fields extension, alike): the array answers wrapped in `data`
+ * (http/answer.ts's DATA_ENVELOPE).
+ */
+const DATA_ENVELOPE = new Set(['lists.list', 'users.list', 'fields.list']);
 /** Fetches from elsewhere keep their object on failure (http/charged-run.ts's CHARGED_BEFORE). */
 const CHARGED_BEFORE = new Set(['messages.image']);
 /**
@@ -40,6 +43,7 @@ const SCOPE_AREA: Record<string, string | null> = {
   messages: 'messages',
   held: 'messages',
   requests: 'contacts',
+  fields: 'contacts',
   users: 'users',
   accounts: 'accounts',
   audit: 'audit',
@@ -85,12 +89,17 @@ describe('the operation policy table', () => {
     });
   });
 
-  // SECURITY.md 29: only what deletes a list's or an account's million rows runs in steps, and a
-  // list update, whose member ids are counted before its transaction (SECURITY.md 30); every
-  // other write is one transaction (the unit of work of db/unit-of-work.ts).
-  it('runs every write in one transaction but the deletes of lists and accounts and list updates', () => {
+  // SECURITY.md 29: only what deletes a list's, an account's or a custom field's million rows runs
+  // in steps, and a list update, whose member ids are counted before its transaction (SECURITY.md
+  // 30); every other write is one transaction (the unit of work of db/unit-of-work.ts).
+  it('runs every write in one transaction but the deletes of lists, accounts and fields and list updates', () => {
     const inSteps = NAMES.filter((name) => OPERATION_POLICY[name].transaction === 'steps');
-    expect(inSteps.sort()).toEqual(['accounts.delete', 'lists.delete', 'lists.update']);
+    expect(inSteps.sort()).toEqual([
+      'accounts.delete',
+      'fields.delete',
+      'lists.delete',
+      'lists.update',
+    ]);
   });
 
   it('wraps only collections the contract marks as such in `data`', () => {

@@ -95,6 +95,7 @@ export const OPERATION_POLICY = {
 
   'held.list': read('messages:read'),
   'held.get': read('messages:read'),
+  'held.source': read('messages:read'),
   // The held queue's writes touch no key or account but empty the cache, as every write outside
   // the address book and the messages does: they are rare, so it costs a reload now and then.
   'held.approve': authWrite('messages:write'),
@@ -108,6 +109,15 @@ export const OPERATION_POLICY = {
   'requests.reject': write('contacts:write'),
   'requests.discard': write('contacts:write'),
   'requests.bulk': write('contacts:write'),
+
+  // Custom fields shape the address book: its scope. A rename or delete rewrites administrators'
+  // limit_metadata (which only follows the field: nobody gains access), so the auth cache goes,
+  // as after every write outside the address book (they are rare); a delete takes the field's
+  // values a chunk at a time before the field itself (SECURITY.md 29).
+  'fields.list': { ...read('contacts:read'), envelope: 'data' },
+  'fields.create': authWrite('contacts:write'),
+  'fields.update': authWrite('contacts:write'),
+  'fields.delete': { ...authWrite('contacts:write'), transaction: 'steps' },
 
   'users.list': { ...read('users:read'), envelope: 'data' },
   'users.get': read('users:read'),

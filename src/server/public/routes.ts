@@ -30,6 +30,7 @@ import { MessagePage } from './pages/message-page.ts';
 import { OneClickPage } from './pages/one-click-page.ts';
 import { applyMemberAction } from './member-actions.ts';
 import { registerArchiveRoutes } from './archive/archive-routes.ts';
+import { registerPasswordRoutes } from './password/password-routes.ts';
 import { readPublicForm } from './read-form.ts';
 
 const STYLESHEET = fs.readFileSync(new URL('./kit/pages.css', import.meta.url), 'utf8');
@@ -190,6 +191,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: AppDeps): void 
   });
 
   registerArchiveRoutes(app, deps);
+  registerPasswordRoutes(app, deps);
 }
 
 /** Who the audit log says acts from a public page: its address, on the web (issue 26 item 4). */

@@ -3,7 +3,7 @@ import { sql, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
- * SECURITY.md 29: deleting a list or an account cascaded through every row hanging from it in one
+ * SECURITY.md 29: deleting a list, an account or a custom field cascaded through every row hanging from it in one
  * statement (a list's million memberships and their deliveries, an account's every contact), on
  * SQLite on the server's only thread, holding it and the writer for seconds. What hangs from them
  * is deleted here first, DELETE_CHUNK rows a statement (each its own implicit transaction, its
@@ -19,6 +19,17 @@ export const DELETE_CHUNK = 500;
 export async function deleteListContents(db: Kysely<Database>, listId: number): Promise<void> {
   await deleteMail(db, 'list_id', listId);
   await drainTable(db, 'memberships', 'list_id', listId);
+}
+
+/**
+ * A custom field's values (issue 27 item 1), one per contact that has one: each contact's document
+ * and search text follow by their triggers, a chunk at a time. Answers how many went.
+ */
+export function deleteFieldValues(db: Kysely<Database>, fieldId: number): Promise<number> {
+  return drain(() =>
+    sql`delete from contact_values where field_id = ${fieldId} and contact_id in
+      (select contact_id from contact_values where field_id = ${fieldId} limit ${DELETE_CHUNK})`.execute(db),
+  );
 }
 
 /** The outbox rows, messages, held messages and contacts (with all that is theirs) of an account. */
@@ -48,18 +59,23 @@ function drainTable(
   table: 'messages' | 'held_messages' | 'memberships' | 'contacts',
   column: 'list_id' | 'account_id',
   id: number,
-): Promise<void> {
+): Promise<number> {
   return drain(() =>
     sql`delete from ${sql.table(table)} where id in
       (select id from ${sql.table(table)} where ${sql.ref(column)} = ${id} limit ${DELETE_CHUNK})`.execute(db),
   );
 }
 
-/** Runs a chunk's delete until one deletes less than a chunk, yielding the thread between two. */
-async function drain(chunk: () => Promise<QueryResult<unknown>>): Promise<void> {
+/**
+ * Runs a chunk's delete until one deletes less than a chunk, yielding the thread between two;
+ * answers how many rows went.
+ */
+async function drain(chunk: () => Promise<QueryResult<unknown>>): Promise<number> {
+  let deleted = 0;
   for (;;) {
     const { numAffectedRows = 0n } = await chunk();
-    if (numAffectedRows < BigInt(DELETE_CHUNK)) return;
+    deleted += Number(numAffectedRows);
+    if (numAffectedRows < BigInt(DELETE_CHUNK)) return deleted;
     await nextTurn();
   }
 }

@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Kysely, type RawBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { dialectOf } from '../db/dialect.ts';
-import { oneAtATimePerAccount, readPoolOf, type Rows } from '../db/heavy-reader.ts';
+import { heavyRows } from '../db/heavy-reader.ts';
 import type { Database, ListsTable } from '../db/schema.ts';
 import type { ListRow } from './lists.mapper.ts';
 
@@ -71,7 +71,7 @@ const NO_MEMBERS: MemberRefs = { json: '[]', count: 0 };
 
 /**
  * How many members each list has (memberships_list index). SECURITY.md 29: a list may have a
- * million, so this is a heavy read (membersRead below).
+ * million, so this is a heavy read (db/heavy-reader.ts heavyRows).
  */
 export async function memberCounts(
   db: Kysely<Database>,
@@ -79,7 +79,7 @@ export async function memberCounts(
   listIds: readonly number[],
 ): Promise<Map<number, number>> {
   if (listIds.length === 0) return new Map();
-  const rows = await membersRead(
+  const rows = await heavyRows(
     db,
     accountId,
     sql`select list_id, count(*) from memberships where list_id in (${sql.join(listIds)}) group by list_id`,
@@ -113,7 +113,7 @@ export async function memberRefs(
     ? sql`json_group_array(${ref} order by m.contact_id)`
     : sql`'[' || string_agg(${ref}, ',' order by m.contact_id) || ']'`;
   const join = ccid ? sql`join contacts c on c.id = m.contact_id` : sql``;
-  const rows = await membersRead(
+  const rows = await heavyRows(
     db,
     account.id,
     sql`select m.list_id, count(*), ${refs} from memberships m ${join}
@@ -122,27 +122,6 @@ export async function memberRefs(
   for (const [list, count, json] of rows)
     found.set(Number(list), { json: String(json), count: Number(count) });
   return found;
-}
-
-/**
- * A read over a list's memberships, which may be a million: on SQLite on a reader thread
- * (db/heavy-reader.ts; a transaction has none and reads on its connection), on PostgreSQL on the
- * database's side; on both one per account at a time, as searches are.
- */
-async function membersRead(
-  db: Kysely<Database>,
-  accountId: number,
-  query: RawBuilder<unknown>,
-): Promise<Rows> {
-  const statement = query.compile(db);
-  const pool = readPoolOf(db);
-  return oneAtATimePerAccount(db, accountId, async () =>
-    pool
-      ? pool.rows(statement)
-      : (await db.executeQuery<Record<string, unknown>>(statement)).rows.map((row) =>
-          Object.values(row),
-        ),
-  );
 }
 
 export function insertList(db: Kysely<Database>, values: Insertable<ListsTable>): Promise<ListRow> {

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../http/app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { actOnHeld, actOnHeldBulk, getHeld, listHeld } from '../services/held.service.ts';
+import {
+  actOnHeld,
+  actOnHeldBulk,
+  getHeld,
+  getHeldSource,
+  listHeld,
+} from '../services/held.service.ts';
 import { requireAccount } from './route-support.ts';
 
 /** Reference-server extension (operations.ts `held.*`): the held queue. */
@@ -12,8 +18,18 @@ export function registerHeldRoutes(app: FastifyInstance, deps: AppDeps): void {
   defineRoute(app, deps, 'held.get', (ctx) =>
     getHeld(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? ''),
   );
+  defineRoute(app, deps, 'held.source', (ctx) =>
+    getHeldSource(ctx.db, requireAccount(ctx.account).id, ctx.principal, ctx.params.id ?? ''),
+  );
   defineRoute(app, deps, 'held.approve', (ctx) =>
-    actOnHeld(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', 'approve', ctx.now),
+    actOnHeld(
+      ctx.db,
+      requireAccount(ctx.account),
+      ctx.principal,
+      ctx.params.id ?? '',
+      'approve',
+      ctx.now,
+    ),
   );
   defineRoute(app, deps, 'held.reject', (ctx) =>
     actOnHeld(
@@ -27,7 +43,14 @@ export function registerHeldRoutes(app: FastifyInstance, deps: AppDeps): void {
     ),
   );
   defineRoute(app, deps, 'held.discard', (ctx) =>
-    actOnHeld(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.params.id ?? '', 'discard', ctx.now),
+    actOnHeld(
+      ctx.db,
+      requireAccount(ctx.account),
+      ctx.principal,
+      ctx.params.id ?? '',
+      'discard',
+      ctx.now,
+    ),
   );
   defineRoute(app, deps, 'held.bulk', (ctx) =>
     actOnHeldBulk(ctx.db, requireAccount(ctx.account), ctx.principal, ctx.body, ctx.now),

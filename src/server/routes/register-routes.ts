@@ -6,6 +6,7 @@ import { registerAuditRoutes } from './audit.routes.ts';
 import { registerCallerRoutes } from './caller.routes.ts';
 import { registerContactsRoutes } from './contacts.routes.ts';
 import { registerEmailsRoutes } from './emails.routes.ts';
+import { registerFieldsRoutes } from './fields.routes.ts';
 import { registerHeldRoutes } from './held.routes.ts';
 import { registerListsRoutes } from './lists.routes.ts';
 import { registerMembershipRoutes } from './membership.routes.ts';
@@ -23,6 +24,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerMessagesRoutes(app, deps);
   registerHeldRoutes(app, deps);
   registerRequestsRoutes(app, deps);
+  registerFieldsRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
   registerAuditRoutes(app, deps);

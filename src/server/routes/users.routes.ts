@@ -24,7 +24,10 @@ export function registerUsersRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   defineRoute(app, deps, 'users.create', (ctx) =>
-    createUserAdministrator(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.body, ctx.now),
+    createUserAdministrator(ctx.db, ctx.account?.id ?? null, ctx.principal, ctx.body, ctx.now, {
+      origin: ctx.deps.publicOrigin(),
+      account: ctx.account,
+    }),
   );
 
   defineRoute(app, deps, 'users.update', (ctx) =>

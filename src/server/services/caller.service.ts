@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Caller } from '../../api/schemas/caller.ts';
+import { PASSWORD_LINK_DAYS } from '../administrators/password-links.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { findAccountById } from '../repositories/accounts.repository.ts';
@@ -19,10 +20,13 @@ export async function describeCaller(
   const row = await findAdministratorById(db, principal.accountId, principal.administratorId);
   const account =
     principal.accountId === null ? null : await findAccountById(db, principal.accountId);
-  if (!row) return { address };
+  // Issue 27 item 4: the dashboard says what "Send a welcome email" will do before it is sent.
+  const welcome_email = { password_link_days: PASSWORD_LINK_DAYS };
+  if (!row) return { address, welcome_email };
   const entry = toAdministrator(row);
   return {
     address,
+    welcome_email,
     administrator: {
       id: entry.id,
       username: entry.username ?? null,

@@ -7,6 +7,7 @@ import type {
   HeldOutcome,
   HeldPage,
   HeldQuery,
+  HeldSource,
 } from '../../api/schemas/held.ts';
 import { HELD_PAGE_LIMITS } from '../../api/schemas/held.ts';
 import type { Id } from '../../api/primitives.ts';
@@ -75,6 +76,23 @@ export async function getHeld(
   const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
   return toHeldDetail(row, await loadHeldContent(row));
+}
+
+/**
+ * The message as it arrived, for a moderator who wants every byte (issue 27 item 3): read as UTF-8
+ * (mail is 7-bit or UTF-8 nearly always; a stray byte shows as U+FFFD, never fails the page).
+ */
+export async function getHeldSource(
+  db: Kysely<Database>,
+  accountId: number,
+  principal: Principal,
+  idText: string,
+): Promise<HeldSource> {
+  const id = toId(idText);
+  const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleListNames(principal));
+  if (!row) throw notFound('Held message');
+  const { raw } = await loadHeldContent(row);
+  return { id: row.id, source: new TextDecoder().decode(raw) };
 }
 
 /** One action on one held message; an id the caller may not see is as absent as a missing one. */

@@ -5,6 +5,7 @@ import type {
   AdministratorUpdate,
   RetrievedKey,
 } from '../../api/schemas/administrator.ts';
+import { welcomeAdministrator, type WelcomeContext } from '../administrators/welcome.ts';
 import { hashPassword } from '../auth/keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AdministratorsTable, Database } from '../db/schema.ts';
@@ -89,7 +90,8 @@ export async function getUser(
 /**
  * Spec §4.6 create: with `username`, a person (api 0); with `description` instead, an API version 2
  * key's entry (api 2, §2.6 and §5.1 rule 2), whose key is then retrieved with get_key. A key's entry
- * has no password: it does not sign in.
+ * has no password: it does not sign in. A person given no password gets the welcome email (spec
+ * §2.6 `welcome_email`, default true) with a link to choose one, unless `welcome_email` is false.
  */
 export async function createUserAdministrator(
   db: Kysely<Database>,
@@ -97,6 +99,7 @@ export async function createUserAdministrator(
   principal: Principal,
   input: AdministratorCreate,
   now: Date,
+  welcome: WelcomeContext,
 ): Promise<Administrator> {
   const isKey = input.username === undefined;
   if (isKey && input.password !== undefined) throw badRequest('password: API keys do not sign in');
@@ -108,7 +111,6 @@ export async function createUserAdministrator(
   if (input.password !== undefined) assertMayGivePassword(principal);
   if (input.username !== undefined && (await usernameTaken(db, input.username)))
     throw usernameInUse();
-  // welcome_email (spec §2.6) is accepted; the reference server sends no mail yet.
   let row: AdministratorRow;
   try {
     row = await insertAdministrator(db, {
@@ -132,6 +134,10 @@ export async function createUserAdministrator(
     if (isUniqueViolation(error)) throw usernameInUse();
     throw error;
   }
+  // Given a password, they have what the mail would give them; a key does not sign in.
+  const { username } = row;
+  if (username !== null && input.password === undefined && input.welcome_email !== false)
+    await welcomeAdministrator(db, { ...row, username }, welcome, now);
   return toAdministrator(row);
 }
 

@@ -6,6 +6,7 @@ import { Administrator } from '../../api/schemas/administrator.ts';
 import { Contact } from '../../api/schemas/contact.ts';
 import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
+import { createCustomField } from '../services/custom-fields.service.ts';
 import type { TestResponse, TestServer } from './harness.ts';
 import { insertHeldMessage } from './held-fixtures.ts';
 import { insertWaitingRequest } from './request-fixtures.ts';
@@ -28,6 +29,7 @@ export type Resource =
   | 'messages'
   | 'held'
   | 'requests'
+  | 'fields'
   | 'users'
   | 'accounts'
   | 'audit'
@@ -62,6 +64,8 @@ export interface AccountSeed {
   heldId: string;
   /** A join request waiting for a moderator (extension `requests.*`). */
   requestId: string;
+  /** A custom field of the account (extension `fields.*`). */
+  fieldId: string;
   userId: string;
   username: string;
 }
@@ -142,6 +146,12 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     address: `requester@${tag}.example`,
     now: server.clock.now(),
   });
+  // In the database, as the CLI defines one: the seed also serves servers without the extension.
+  const field = await createCustomField(server.database.db, {
+    accountId,
+    name: `Field of ${tag}`,
+    identifier: fieldIdentifier(tag),
+  });
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
   return {
@@ -156,9 +166,15 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     imageUrl,
     heldId: idText(heldId),
     requestId: idText(requestId),
+    fieldId: idText(field.id),
     userId: idText(user.id),
     username,
   };
+}
+
+/** An identifier (spec §8 name rules) made of the tag. */
+function fieldIdentifier(tag: string): string {
+  return unique(`f_${tag.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 50)}_`);
 }
 
 async function createContact(server: TestServer, accountId: number, tag: string, lists: string[]): Promise<Contact> {
@@ -301,6 +317,7 @@ export async function prepareCall(
     case 'held.list':
       return { references: false };
     case 'held.get':
+    case 'held.source':
       return { pathId: seed.heldId, references: false };
     case 'held.approve':
     case 'held.reject':
@@ -324,6 +341,20 @@ export async function prepareCall(
     }
     case 'requests.bulk':
       return { form: { action: 'discard', ids: [await freshRequest(server, seed)] }, references: true };
+    case 'fields.list':
+      return { references: false };
+    case 'fields.create':
+      return { form: { name: unique(`Field ${tag} `), identifier: fieldIdentifier(tag) }, references: false };
+    case 'fields.update':
+      return { pathId: seed.fieldId, form: { name: unique(`Renamed field ${tag} `) }, references: false };
+    case 'fields.delete': {
+      if (!fresh) return { pathId: seed.fieldId, references: false };
+      const field = await createCustomField(server.database.db, {
+        accountId: seed.accountId,
+        name: unique(`Doomed field ${tag} `),
+      });
+      return { pathId: idText(field.id), references: false };
+    }
     case 'users.get':
       return { pathId: seed.userId, references: false };
     case 'users.create':

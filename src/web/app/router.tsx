@@ -103,6 +103,7 @@ function sectionRoutes(): RouteObject[] {
       ErrorBoundary: RouteError,
     },
     { path: 'audit', lazy: page(() => import('./routes/audit.tsx')), ErrorBoundary: RouteError },
+    { path: 'fields', lazy: page(() => import('./routes/fields.tsx')), ErrorBoundary: RouteError },
   ];
 }
 

@@ -27,7 +27,10 @@ export function useAccountId(): AccountId {
   return useParams().accountId ?? null;
 }
 
-export function sectionPath(accountId: AccountId, section: Section): string {
+/** An account's page beyond SECTIONS, offered only where the server has its extension. */
+export type ExtensionPage = 'fields';
+
+export function sectionPath(accountId: AccountId, section: Section | ExtensionPage): string {
   return accountId === null ? `/${section}` : `/a/${encodeURIComponent(accountId)}/${section}`;
 }
 

@@ -13,6 +13,8 @@ export interface CallerInfo {
   administrator: NonNullable<Caller['administrator']> | null;
   /** That entry's account; null for the group's global administrators or when unknown. */
   account: Caller['account'] | null;
+  /** What a new administrator's welcome email holds (spec §2.6), when the server says. */
+  welcome_email?: Caller['welcome_email'];
 }
 
 const UNKNOWN = { address: null, administrator: null, account: null } as const;
@@ -37,8 +39,14 @@ export const callerQueries = {
           const { apiFor } = await import('./api-client.ts');
           const answer = await callExtension(() => apiFor(null).call('caller.get', { signal }));
           if (!answer.supported) return { supported: false, ...UNKNOWN };
-          const { address, administrator, account } = answer.value;
-          return { supported: true, address, administrator: administrator ?? null, account };
+          // The answer as read (its welcome_email too), the entry null when it names none.
+          const caller = answer.value;
+          return {
+            ...UNKNOWN,
+            ...caller,
+            supported: true,
+            administrator: caller.administrator ?? null,
+          };
         } catch (error) {
           if (error instanceof DOMException && error.name === 'AbortError') throw error;
           return { supported: true, ...UNKNOWN };

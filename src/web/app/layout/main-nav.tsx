@@ -4,9 +4,10 @@ import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.
 import type { AccountId } from '../../lib/api-client.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
-// The queues' readers (and the contract's schemas with them) load after the shell's first paint:
-// the shell itself reads nothing of the queues (bench/bundle-size.ts, the shell's budget).
-const QueueCount = lazy(() => import('./queue-counts.tsx'));
+// The queues' readers (and the contract's schemas with them) and the Custom fields item, offered
+// only where the server has custom fields (extension `fields.*`), load after the shell's first
+// paint: the shell itself reads nothing of them (bench/bundle-size.ts, the shell's budget).
+const NavPart = lazy(() => import('./nav-parts.tsx').then((m) => ({ default: m.NavPart })));
 
 const sections: { section: Section; label: string }[] = [
   { section: 'contacts', label: 'Contacts' },
@@ -55,12 +56,19 @@ export function MainNav({
                 {label}
                 {(section === 'held' || section === 'requests') && (
                   <Suspense fallback={null}>
-                    <QueueCount accountId={target} queue={section} />
+                    <NavPart
+                      part={section === 'held' ? 'held-count' : 'requests-count'}
+                      accountId={target}
+                      global={global}
+                    />
                   </Suspense>
                 )}
               </NavLink>
             </li>
           ))}
+        <Suspense fallback={null}>
+          <NavPart part="fields" accountId={target} global={global} />
+        </Suspense>
         {ownAccount && (
           <li>
             <NavLink to="/account" end>

@@ -19,25 +19,12 @@ function Waiting({ answer }: { answer: ExtensionAnswer<{ count: number }> | unde
   );
 }
 
-function HeldCount({ accountId }: { accountId: AccountId }) {
+/** The held messages waiting (the Held item). */
+export function HeldCount({ accountId }: { accountId: AccountId }) {
   return <Waiting answer={useQuery(heldQueries.list(accountId, { page: 1, limit: 1 })).data} />;
 }
 
-function RequestsCount({ accountId }: { accountId: AccountId }) {
+/** The join and leave requests waiting (the Requests item). */
+export function RequestsCount({ accountId }: { accountId: AccountId }) {
   return <Waiting answer={useQuery(requestQueries.list(accountId, { page: 1, limit: 1 })).data} />;
-}
-
-/** The count beside the Held or the Requests item (main-nav.tsx loads it lazily, by default). */
-export default function QueueCount({
-  accountId,
-  queue,
-}: {
-  accountId: AccountId;
-  queue: 'held' | 'requests';
-}) {
-  return queue === 'held' ? (
-    <HeldCount accountId={accountId} />
-  ) : (
-    <RequestsCount accountId={accountId} />
-  );
 }

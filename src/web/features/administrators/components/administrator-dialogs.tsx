@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { EXPIRY_MONTHS } from '../../../../api/constants.ts';
 import type {
@@ -10,6 +11,7 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { lazyForm } from '../../../components/form/lazy-form.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
+import { callerQueries } from '../../../lib/caller-queries.ts';
 import {
   useCreateAdministrator,
   useDeleteAdministrator,
@@ -17,6 +19,7 @@ import {
   useUpdateAdministrator,
 } from '../api/administrator-mutations.ts';
 import { formValuesOf, kindOf, toCreateInput, toUpdateInput } from '../model/administrator-form.ts';
+import { createdNote } from '../model/welcome-email.ts';
 import { administratorName, isKey } from './administrator-name.ts';
 import { FormField } from '../../../components/form/form-field.tsx';
 
@@ -36,7 +39,8 @@ const NEW_KINDS = [
 /**
  * Spec §4.6 create: a person, named by an email address, who signs in (with the password given
  * here, on the reference server); or an API key for a program, named by its description (§2.6),
- * whose key is retrieved next (`onKeyCreated`).
+ * whose key is retrieved next (`onKeyCreated`). A person's creation is said (`onPersonCreated`):
+ * where their welcome email and its link went (issue 27 item 4).
  */
 export function CreateAdministratorDialog({
   accountId,
@@ -44,14 +48,17 @@ export function CreateAdministratorDialog({
   open,
   onClose,
   onKeyCreated,
+  onPersonCreated,
 }: {
   accountId: AccountId;
   groupLevel: boolean;
   open: boolean;
   onClose: () => void;
   onKeyCreated: (administrator: Administrator) => void;
+  onPersonCreated: (note: string) => void;
 }) {
   const create = useCreateAdministrator(accountId);
+  const linkDays = useQuery(callerQueries.self()).data?.welcome_email?.password_link_days ?? null;
   const [kind, setKind] = useState<'new' | 'new-key'>('new');
   const [dirty, setDirty] = useState(false);
   const id = useId();
@@ -91,6 +98,15 @@ export function CreateAdministratorDialog({
           create.mutateAsync(toCreateInput(kind, values)).then((created) => {
             close();
             if (kind === 'new-key') onKeyCreated(created);
+            else
+              onPersonCreated(
+                createdNote({
+                  username: created.username ?? values.username.trim(),
+                  linkDays,
+                  send: values.welcome_email,
+                  passwordGiven: values.password !== '',
+                }),
+              );
           })
         }
         onCancel={close}

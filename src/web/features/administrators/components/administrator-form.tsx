@@ -75,6 +75,7 @@ export function AdministratorForm({
     keptLimits,
     cidrWarning,
     cidrUnchecked,
+    welcome,
     applyPreset,
     permissions,
   } = useAdministratorForm({ kind, defaultValues, onSubmit, onDirtyChange });
@@ -117,7 +118,13 @@ export function AdministratorForm({
           <FormField
             id={fieldId('password')}
             label={kind === 'new' ? 'Password (to sign in)' : 'New password'}
-            hint={kind === 'new' ? HINTS.newPassword : HINTS.password}
+            hint={
+              kind === 'new'
+                ? welcome.offersLink
+                  ? HINTS.newPasswordOrLink
+                  : HINTS.newPassword
+                : HINTS.password
+            }
             {...errorOf('The password', errors.password)}
           >
             {(control) => (
@@ -178,8 +185,16 @@ export function AdministratorForm({
       </div>
       {kind === 'new' && (
         <div className="checkbox-field">
-          <input id={`${id}-welcome_email`} type="checkbox" {...form.register('welcome_email')} />
-          <label htmlFor={`${id}-welcome_email`}>Send a welcome email</label>
+          <input
+            id={`${id}-welcome_email`}
+            type="checkbox"
+            aria-describedby={`${id}-welcome_email-note`}
+            {...form.register('welcome_email')}
+          />
+          <label htmlFor={`${id}-welcome_email`}>{welcome.label}</label>
+          <p id={`${id}-welcome_email-note`} className="hint" aria-live="polite">
+            {welcome.note}
+          </p>
         </div>
       )}
 
@@ -320,6 +335,8 @@ const HINTS = {
   password: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: no change.`,
   // A new person has no password to keep: without one they cannot sign in until given one.
   newPassword: `At least ${String(PASSWORD_MIN_LENGTH)} characters; hand it over in person or by phone, not in the same email as the username. Empty: they cannot sign in until they are given one.`,
+  // The reference server's welcome email carries a link to choose one (issue 27 item 4).
+  newPasswordOrLink: `Optional: leave it empty and they choose their own with the welcome email’s link. Else at least ${String(PASSWORD_MIN_LENGTH)} characters, handed over in person or by phone.`,
   cidr: 'Optional. Requests with this administrator’s API keys are refused from other addresses, e.g. 203.0.113.0/24. Make sure it includes the address you work from.',
 };
 

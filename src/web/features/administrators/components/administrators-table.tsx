@@ -37,6 +37,7 @@ export function AdministratorsTable({
 }) {
   const administrators = useQuery(administratorQueries.list(accountId));
   const [creating, setCreating] = useState(false);
+  const [status, setStatus] = useState('');
   const [acting, setActing] = useState<{ action: Action; administrator: Administrator } | null>(
     null,
   );
@@ -104,6 +105,10 @@ export function AdministratorsTable({
           New administrator
         </button>
       </div>
+      {/* Said when it changes (a live region present before), and no status while empty. */}
+      <p aria-live="polite" className={status ? 'notice' : undefined}>
+        {status}
+      </p>
       {content}
       {expiryUnreported && (
         <p className="hint">
@@ -117,6 +122,7 @@ export function AdministratorsTable({
         open={creating}
         onClose={() => setCreating(false)}
         onKeyCreated={(administrator) => setActing({ action: 'key', administrator })}
+        onPersonCreated={setStatus}
       />
       <EditAdministratorDialog
         accountId={accountId}

@@ -14,6 +14,7 @@ import {
   type AdministratorKind,
 } from '../model/administrator-form.ts';
 import { cidrUncheckedNote, cidrWarning } from '../model/cidr-warning.ts';
+import { welcomeEmailText } from '../model/welcome-email.ts';
 
 /**
  * The administrator form's controller (logic apart from the view, as react-admin's ra-core does),
@@ -44,6 +45,8 @@ export function useAdministratorForm({
   const fields = versionFields(kind);
   const permissions = useWatch({ control: form.control, name: 'permissions' });
   const cidr = useWatch({ control: form.control, name: 'cidr' });
+  const password = useWatch({ control: form.control, name: 'password' });
+  const sendWelcome = useWatch({ control: form.control, name: 'welcome_email' });
   const callerInfo = useQuery(callerQueries.self());
   const caller = fields.cidr ? callerInfo.data : undefined;
 
@@ -73,6 +76,12 @@ export function useAdministratorForm({
     // The warning when the range shuts out the address in use; a note when that address is unknown.
     cidrWarning: caller ? cidrWarning(cidr, caller.address) : null,
     cidrUnchecked: caller?.address === null ? cidrUncheckedNote(cidr, caller.supported) : null,
+    /** What the welcome email will do, as the form stands (issue 27 item 4). */
+    welcome: welcomeEmailText({
+      linkDays: callerInfo.data?.welcome_email?.password_link_days ?? null,
+      send: sendWelcome,
+      passwordGiven: password !== '',
+    }),
     /** A preset replaces the permissions, keeping the limits. */
     applyPreset: (preset: readonly Permission[]) =>
       form.setValue(

@@ -26,4 +26,11 @@ export const heldQueries = {
       // A held message does not change while it waits; it only leaves.
       staleTime: Infinity,
     }),
+  /** The message as it arrived, asked only when the moderator opens it (it may be megabytes). */
+  source: (accountId: AccountId, id: Id) =>
+    queryOptions({
+      queryKey: [...heldQueries.all(accountId), 'source', String(id)] as const,
+      queryFn: ({ signal }) => apiFor(accountId).call('held.source', { params: { id }, signal }),
+      staleTime: Infinity,
+    }),
 };

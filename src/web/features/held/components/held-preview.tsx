@@ -5,6 +5,7 @@ import { LazySafeHtmlFrame } from '../../../components/safe-html/lazy-safe-html-
 import { TableSkeleton } from '../../../components/skeleton.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
 import { heldQueries } from '../api/held-queries.ts';
+import { HeldSourceView } from './held-source.tsx';
 
 /**
  * The held message the cursor is on: every reason it was held, then its content in the same
@@ -77,12 +78,9 @@ export function HeldPreview({
           <pre className="held-headers-text">
             {detail.data.headers.map((field) => `${field.name}: ${field.value}`).join('\n')}
           </pre>
-          <p className="hint">
-            The raw source is not shown: the server’s held queue answers the headers and the text
-            and HTML parts, not the message as it was received.
-          </p>
         </details>
       )}
+      <HeldSourceView key={message.id} accountId={accountId} id={message.id} />
     </section>
   );
 }
