@@ -46,7 +46,7 @@ test('the presets say what they allow; before a key is created the form shows wh
   await expect(reach.getByRole('listitem')).toHaveText([
     'Lists and their settings: read',
     'Messages: read, delete, show remote images',
-    'Held messages: read, approve, reject, discard',
+    'Held messages: read, see the source as received, approve, reject, discard',
   ]);
   await expectNoAxeViolations(page, 'the new-key form with what it opens');
 

@@ -16,7 +16,10 @@ describe('permissionReach: what the chosen permissions open (issue 27 item 4)', 
     expect(reach.areas).toEqual([
       { area: 'Lists and their settings', actions: ['read'] },
       { area: 'Messages', actions: ['read', 'delete', 'show remote images'] },
-      { area: 'Held messages', actions: ['read', 'approve', 'reject', 'discard'] },
+      {
+        area: 'Held messages',
+        actions: ['read', 'see the source as received', 'approve', 'reject', 'discard'],
+      },
     ]);
     expect(reach.idle).toEqual([]);
   });
@@ -24,7 +27,10 @@ describe('permissionReach: what the chosen permissions open (issue 27 item 4)', 
   it('general_settings opens its own account’s settings; a global key’s account permission the group’s accounts', () => {
     expect(permissionReach(['general_settings'], false)).toEqual({
       pages: ['Account settings'],
-      areas: [{ area: 'The account’s own settings', actions: ['read', 'change'] }],
+      areas: [
+        { area: 'The account’s own settings', actions: ['read', 'change'] },
+        { area: 'Custom fields', actions: ['create', 'change', 'delete'] },
+      ],
       idle: [],
     });
     const operator = permissionReach(['account'], true);

@@ -26,6 +26,7 @@ const AREA_NAMES: Record<string, string> = {
   users: 'Administrators and their keys',
   accounts: 'Accounts of the group',
   audit: 'The audit log',
+  fields: 'Custom fields',
 };
 
 /** An operation's action in words; several share one (list and get both read). */
@@ -37,6 +38,7 @@ const ACTION_WORDS: Record<string, string> = {
   delete: 'delete',
   send: 'send',
   image: 'show remote images',
+  source: 'see the source as received',
   retrieveKey: 'retrieve keys',
   approve: 'approve',
   reject: 'reject',
