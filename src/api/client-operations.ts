@@ -14,6 +14,7 @@ import { Message, MessagePage, MessageQuery, MessageSend } from './schemas/messa
 /** The extensions' tables, each loaded on the first call to one of its operations (api/client.ts). */
 export const EXTENSION_OPERATIONS: Record<string, () => Promise<{ OPERATIONS: Partial<Record<OperationName, OperationCall>> }>> = {
   'audit': () => import('./extension-operations/audit.ts'),
+  'bounces': () => import('./extension-operations/bounces.ts'),
   'fields': () => import('./extension-operations/fields.ts'),
   'held': () => import('./extension-operations/held.ts'),
   'messages': () => import('./extension-operations/messages.ts'),

@@ -59,5 +59,7 @@ export const OPERATION_PERMISSIONS: Record<OperationName, RouteRule> = {
   'fields.create': { anyOf: ['general_settings'] },
   'fields.update': { anyOf: ['general_settings'] },
   'fields.delete': { anyOf: ['general_settings'] },
+  'bounces.list': { anyOf: ['contact', 'membership'] },
+  'bounces.clear': { anyOf: ['contact', 'membership'] },
   'caller.get': { anyOf: PERMISSIONS },
 };

@@ -35,6 +35,7 @@ import {
   RetrievedKey,
 } from './schemas/administrator.ts';
 import { AuditPage, AuditQuery } from './schemas/audit.ts';
+import { BounceClearOutcome, BouncePage, BounceQuery } from './schemas/bounce.ts';
 import { Caller } from './schemas/caller.ts';
 import {
   Contact,
@@ -163,6 +164,8 @@ const HELD_QUEUE =
 
 const CUSTOM_FIELDS =
   'the custom contact fields (spec §2.1 `<custom field>`), which spec v2 shows on every contact and names in limit_metadata (§2.6) but gives no way to define: list them with how many contacts have a value and which administrators are limited to each, define, rename (values stay, limit_metadata follows) and delete (values go, limit_metadata loses it)';
+const BOUNCES =
+  "the bounce state of addresses (issue 26, after Mailman 3's bounce score): spec v2 pauses an address (§2.2 `paused`) and names the `bounce` notifications (§2.6) but gives no way to see why an address is paused by its bounces (score, last bounce and reason, warnings) or to clear it and resume its delivery; kept off the spec's email object so its answers stay exactly spec v2's";
 
 const REQUEST_QUEUE =
   'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
@@ -248,6 +251,10 @@ export const OPERATIONS = {
   'fields.create': { extension: CUSTOM_FIELDS, method: 'POST', path: '/fields/', body: FieldCreate, response: CustomField, anyOf: fieldDefiners },
   'fields.update': { extension: CUSTOM_FIELDS, method: 'PUT', path: '/fields/:id/', body: FieldUpdate, response: CustomField, anyOf: fieldDefiners },
   'fields.delete': { extension: CUSTOM_FIELDS, method: 'DELETE', path: '/fields/:id/', response: FieldDeleted, anyOf: fieldDefiners },
+  'bounces.list': { extension: BOUNCES, method: 'GET', path: '/bounces/', query: BounceQuery, response: BouncePage, anyOf: contactReaders },
+  // Resuming an address reaches every list it is on, as a spec §4.2 update of `paused` does; a
+  // membership manager may clear it too (Mailman's list owners re-enable a member).
+  'bounces.clear': { extension: BOUNCES, method: 'POST', path: '/bounces/:id/clear/', response: BounceClearOutcome, anyOf: ['contact', 'membership'] },
 
   'caller.get': {
     extension:

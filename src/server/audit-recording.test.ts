@@ -6,6 +6,7 @@ import { manualClock } from './lib/clock.ts';
 import { createPerson, registerClient } from './oauth/oauth-test-support.ts';
 import { insertHeldMessage } from './test/held-fixtures.ts';
 import { fromDashboard, listening, startGatewayInFront } from './test/gateway-in-front.ts';
+import { insertBounceState } from './test/bounce-fixtures.ts';
 import { describeEachDialect, startTestServer, type TestServer } from './test/harness.ts';
 import { linkIn, mailsTo, publicClient } from './test/public-client.ts';
 import { insertWaitingRequest } from './test/request-fixtures.ts';
@@ -240,6 +241,22 @@ describeEachDialect('the audit log records every write', (dialect) => {
       expect(await newest('fields.delete')).toMatchObject({
         object: { type: 'custom_field', id: String(created.id) },
         changes: expect.arrayContaining([{ field: 'name', old: 'Shoe' }]) as unknown,
+      });
+    });
+
+    it('records an address whose bounces were cleared (extension bounces.clear)', async () => {
+      const contact = await write('POST', '/api/2/contacts/', { emails: 'bouncy@audit.example' });
+      const email = (contact.emails as { id: number }[])[0]?.id ?? 0;
+      await insertBounceState(server.database.db, {
+        accountId: server.account.id,
+        emailId: email,
+        tag: 'audit',
+        now: clock.now(),
+      });
+      await write('POST', `/api/2/bounces/${String(email)}/clear/`);
+      expect(await newest('bounces.clear')).toMatchObject({
+        object: { type: 'email', id: String(email) },
+        changes: [{ field: 'bounces', old: 'recorded', new: null }],
       });
     });
 

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { CONNECTION_DEFAULTS, type ConnectionLimits } from './mail/connection-guard.ts';
 import { DNS_DEFAULTS, type DnsOptions } from './mail/dns-resolver.ts';
 import { HELD_DEFAULTS, type HeldBounds } from './mail/held-bounds.ts';
+import { BOUNCE_DEFAULTS, type BounceSettings } from './bounces/settings.ts';
 
 /** Server settings, all from the environment (README "Configuration"). */
 const Env = z.object({
@@ -135,6 +136,20 @@ const Env = z.object({
   HELD_MAX_DAYS: z.coerce.number().min(0).max(3650).default(HELD_DEFAULTS.maxDays),
   /** How often held messages past HELD_MAX_DAYS are dropped. */
   HELD_EXPIRY_SECONDS: z.coerce.number().min(0.05).max(86_400).default(HELD_DEFAULTS.expirySweepSeconds),
+  /** Bounces (bounces/settings.ts, Mailman 3's bounce score): the score that pauses an address. */
+  BOUNCE_SCORE_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(BOUNCE_DEFAULTS.threshold),
+  /** Days after which a score that has not counted starts again. */
+  BOUNCE_STALE_DAYS: z.coerce.number().int().min(1).max(3650).default(BOUNCE_DEFAULTS.staleDays),
+  /** Warnings mailed to a paused address before it leaves the lists that bounced; 0: none. */
+  BOUNCE_WARNINGS: z.coerce.number().int().min(0).max(100).default(BOUNCE_DEFAULTS.warnings),
+  /** Days between two warnings, and from the last one to the removal. */
+  BOUNCE_WARNING_INTERVAL_DAYS: z.coerce
+    .number()
+    .min(0)
+    .max(3650)
+    .default(BOUNCE_DEFAULTS.warningIntervalDays),
+  /** How often the warnings and removals due are sent. */
+  BOUNCE_SWEEP_SECONDS: z.coerce.number().min(0.05).max(86_400).default(BOUNCE_DEFAULTS.sweepSeconds),
 });
 
 export interface ServerConfig {
@@ -176,6 +191,8 @@ export interface MailConfig {
   dns: DnsOptions;
   /** How much the held queue takes, and for how long (mail/held-bounds.ts). */
   held: HeldBounds;
+  /** The bounce score and its timer (bounces/settings.ts, issue 26). */
+  bounces: BounceSettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -233,6 +250,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         senderBytes: e.HELD_SENDER_MAX_BYTES,
         maxDays: e.HELD_MAX_DAYS,
         expirySweepSeconds: e.HELD_EXPIRY_SECONDS,
+      },
+      bounces: {
+        threshold: e.BOUNCE_SCORE_THRESHOLD,
+        staleDays: e.BOUNCE_STALE_DAYS,
+        warnings: e.BOUNCE_WARNINGS,
+        warningIntervalDays: e.BOUNCE_WARNING_INTERVAL_DAYS,
+        sweepSeconds: e.BOUNCE_SWEEP_SECONDS,
       },
     },
   };

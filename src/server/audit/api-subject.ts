@@ -81,6 +81,7 @@ export const OBJECT_TYPE_OF_RESOURCE = {
   held: 'held_message',
   requests: 'request',
   fields: 'custom_field',
+  bounces: 'email',
   users: 'administrator',
   accounts: 'account',
 } as const;

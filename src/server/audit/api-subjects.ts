@@ -2,6 +2,7 @@ import type { AuditSubject, WriteOperationName } from './api-subject.ts';
 import { accountSubjects } from './api-subjects/accounts.ts';
 import { contactSubjects, emailSubjects, membershipSubjects } from './api-subjects/address-book.ts';
 import { administratorSubjects } from './api-subjects/administrators.ts';
+import { bounceSubjects } from './api-subjects/bounces.ts';
 import { fieldSubjects } from './api-subjects/fields.ts';
 import { listSubjects } from './api-subjects/lists.ts';
 import { messageSubjects } from './api-subjects/messages.ts';
@@ -27,6 +28,7 @@ export const API_SUBJECTS = {
   'requests.discard': 'service',
   'requests.bulk': 'service',
   ...fieldSubjects,
+  ...bounceSubjects,
   ...administratorSubjects,
   ...accountSubjects,
 } as const satisfies { [K in WriteOperationName]: AuditSubject<K> | 'service' };

@@ -24,6 +24,7 @@ import { archive } from './migrations/2026-11-29T0500-archive.ts';
 import { audit } from './migrations/2026-11-29T0600-audit.ts';
 import { customFieldValuesIndex } from './migrations/2026-11-29T0700-custom-field-values-index.ts';
 import { administratorMail } from './migrations/2026-11-29T0710-administrator-mail.ts';
+import { bounces } from './migrations/2026-11-29T0800-bounces.ts';
 import { receivedAuthentication } from './migrations/2026-11-29T0900-received-authentication.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
@@ -52,6 +53,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-29T0600-audit': audit(dialect),
     '2026-11-29T0700-custom-field-values-index': customFieldValuesIndex,
     '2026-11-29T0710-administrator-mail': administratorMail(dialect),
+    '2026-11-29T0800-bounces': bounces,
     '2026-11-29T0900-received-authentication': receivedAuthentication,
   };
 }

@@ -306,6 +306,43 @@ export interface MailTokensTable {
   used_at: string | null;
 }
 
+/** Bounces (issue 26 item 1, migration 2026-11-29T0800): an address's score and pause. */
+export interface Database {
+  email_bounces: EmailBouncesTable;
+  email_bounce_lists: EmailBounceListsTable;
+}
+
+/** One address that bounced: Mailman 3's bounce score, kept per address (spec §2.2 `paused`). */
+export interface EmailBouncesTable {
+  email_id: number;
+  account_id: number;
+  /** Hard failures counted, at most one a UTC day, started again when stale. */
+  score: Generated<number>;
+  /** ISO 8601: when the score last counted. */
+  counted_at: string | null;
+  /** The last bounce of any kind: when, 'hard' or 'temporary', its status (5.1.1) and why. */
+  last_at: string;
+  last_kind: string;
+  last_status: string | null;
+  last_reason: string;
+  /** When bounces paused the address (the threshold); null while it is not paused by them. */
+  paused_at: string | null;
+  /** Warnings mailed to the address since, and the last one's time. */
+  warnings: Generated<number>;
+  warned_at: string | null;
+  /** When the timer owes the paused address its next warning, or its removal; null: nothing. */
+  due_at: string | null;
+  /** When the memberships that bounced were removed (the warnings ran out). */
+  removed_at: string | null;
+}
+
+/** A list whose delivery to the address failed for the current score. */
+export interface EmailBounceListsTable {
+  email_id: number;
+  list_id: number;
+  counted_at: string;
+}
+
 /** Rate-limit counters of the public pages (SECURITY.md 43). */
 export interface PublicThrottlesTable {
   throttle_key: string;

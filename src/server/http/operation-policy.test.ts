@@ -33,7 +33,7 @@ const CHARGED_BEFORE = new Set(['messages.image']);
  */
 const MEMBER_IDS = new Set(['lists.list', 'lists.get', 'lists.update']);
 /** Resources whose writes left the auth cache alone (auth/auth-cache.ts's LEAVE_AUTH_ALONE). */
-const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages', 'requests']);
+const LEAVE_AUTH_ALONE = new Set(['contacts', 'emails', 'membership', 'messages', 'requests', 'bounces']);
 /** The scope area of each resource (auth/route-scopes.ts's ROUTE_SCOPES, README "Scopes"). */
 const SCOPE_AREA: Record<string, string | null> = {
   contacts: 'contacts',
@@ -44,6 +44,7 @@ const SCOPE_AREA: Record<string, string | null> = {
   held: 'messages',
   requests: 'contacts',
   fields: 'contacts',
+  bounces: 'contacts',
   users: 'users',
   accounts: 'accounts',
   audit: 'audit',

@@ -118,6 +118,9 @@ export const OPERATION_POLICY = {
   'fields.create': authWrite('contacts:write'),
   'fields.update': authWrite('contacts:write'),
   'fields.delete': { ...authWrite('contacts:write'), transaction: 'steps' },
+  // An address's bounce state is the address book's, as spec §4.2's `paused` is.
+  'bounces.list': read('contacts:read'),
+  'bounces.clear': write('contacts:write'),
 
   'users.list': { ...read('users:read'), envelope: 'data' },
   'users.get': read('users:read'),

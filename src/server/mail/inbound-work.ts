@@ -8,6 +8,7 @@ import type {
   PostingMessage,
   PostingSettings,
 } from '../../api/posting-policy/types.ts';
+import { readBounceReport, type BounceReport } from '../bounces/report.ts';
 import type { DnsOptions } from './dns-resolver.ts';
 import type { HeldParts, StoredHeldContent } from './held-content.ts';
 import { readInbound, type ReadOutcome } from './inbound-message.ts';
@@ -40,6 +41,11 @@ export interface ArchiveTask {
   html: Uint8Array;
 }
 
+/** A message to a delivery's return path, as received. */
+export interface BounceTask {
+  raw: Uint8Array;
+}
+
 /** Where the inbound pipeline's heavy steps run. */
 export interface InboundWork {
   read(task: ReadTask): Promise<ReadOutcome>;
@@ -48,6 +54,8 @@ export interface InboundWork {
   archive(task: ArchiveTask): Promise<{ plain: string; html: string }>;
   /** A held message's parts, deflated for the queue. */
   pack(task: HeldParts): Promise<StoredHeldContent>;
+  /** What a bounce to a delivery's return path says (bounces/report.ts, issue 26). */
+  bounce(task: BounceTask): Promise<BounceReport>;
   close(): Promise<void>;
 }
 
@@ -97,6 +105,7 @@ export function startInboundPool(dns: DnsOptions): InboundWork {
     decide: (task) => run<PostingDecision>(task, 'decide'),
     archive: (task) => run<{ plain: string; html: string }>(task, 'archive'),
     pack: (task) => run<StoredHeldContent>(task, 'pack'),
+    bounce: (task) => run<BounceReport>(task, 'bounce'),
     close: () => pool.close(),
   };
 }
@@ -111,5 +120,6 @@ export const inThreadWork: InboundWork = {
   decide: (task) => Promise.resolve(inThread.decide(task)),
   archive: (task) => Promise.resolve(inThread.archive(task)),
   pack: (task) => Promise.resolve(inThread.pack(task)),
+  bounce: (task) => readBounceReport(task.raw),
   close: () => Promise.resolve(),
 };

@@ -8,7 +8,8 @@ import { workerData } from 'piscina';
 import { createDnsResolver, type DnsOptions, type DnsResolve } from './dns-resolver.ts';
 import { readInbound, type ReadOutcome } from './inbound-message.ts';
 import { packHeldContent, type HeldParts, type StoredHeldContent } from './held-content.ts';
-import type { ArchiveTask, DecideTask, ReadTask } from './inbound-work.ts';
+import type { ArchiveTask, BounceTask, DecideTask, ReadTask } from './inbound-work.ts';
+import { readBounceReport, type BounceReport } from '../bounces/report.ts';
 import { authenticateSender } from './sender-auth.ts';
 
 /**
@@ -57,6 +58,11 @@ const text = (bytes: Uint8Array) =>
 export function archive(task: ArchiveTask): { plain: string; html: string } {
   const plain = text(task.plain);
   return { plain, html: task.html.byteLength > 0 ? text(task.html) : plainToHtml(plain) };
+}
+
+/** What a bounce says (issue 26): mailparser reads it, and it may carry a message of 10 MB. */
+export function bounce(task: BounceTask): Promise<BounceReport> {
+  return readBounceReport(task.raw);
 }
 
 /** A held message's parts, deflated for the queue. */

@@ -6,6 +6,9 @@ import { issuerOf } from '../oauth/metadata.ts';
 import { unitOfWork } from '../db/unit-of-work.ts';
 import { storeChangedContactDocuments } from '../services/contact-document-store.ts';
 import { purgeMembers, PURGE_INTERVAL_MS } from '../members/housekeeping.ts';
+import { memberLinks } from '../members/links.ts';
+import { sweepBounces } from '../bounces/timer.ts';
+import { linkKey } from '../tokens/signed-link.ts';
 import { queueDigests } from './digest.ts';
 import { expireHeldMessages } from './held-bounds.ts';
 import { OutboxWorker } from './outbox.ts';
@@ -24,8 +27,9 @@ export interface MailService {
 
 /**
  * Mail for `listkeeper serve` (issue 18): the outbox worker always (API posts go out too), the
- * SMTP listener when SMTP_IN_PORT is set, the daily digest on a timer, and on another the held
- * messages past HELD_MAX_DAYS dropped (issue 28). `onError` gets errors
+ * SMTP listener when SMTP_IN_PORT is set, the daily digest on a timer, on another the held
+ * messages past HELD_MAX_DAYS dropped (issue 28), and on a third the bounce warnings and removals
+ * due (issue 26), all by the server's clock. `onError` gets errors
  * with the relay's password and the DKIM key taken out (SECURITY.md 39): a relay may echo what it
  * was sent in its refusal, and a library may attach the URL to its error.
  */
@@ -45,13 +49,17 @@ export async function startMail(
   const report = hooks.onError;
   const onError = report && ((error: unknown) => report(withoutSecrets(error, secrets)));
   const transport = createTransport(config.mail, config.dataDir);
+  const publicOrigin = hooks.publicOrigin ?? (() => issuerOf(config));
+  const writes = unitOfWork(db, storeChangedContactDocuments);
   const worker = new OutboxWorker({
     db,
     transport,
     batchSize: config.mail.batchSize,
     leaseMs: config.mail.leaseMs,
     now: () => clock.now().getTime(),
-    publicOrigin: hooks.publicOrigin ?? (() => issuerOf(config)),
+    publicOrigin,
+    bounces: config.mail.bounces,
+    writes,
     onError,
   });
   worker.start();
@@ -68,11 +76,8 @@ export async function startMail(
           held: config.mail.held,
           limits: config.mail.smtpInLimits,
           clock,
-          members: {
-            db,
-            publicOrigin: hooks.publicOrigin ?? (() => issuerOf(config)),
-            unitOfWork: unitOfWork(db, storeChangedContactDocuments),
-          },
+          members: { db, publicOrigin, unitOfWork: writes },
+          bounces: config.mail.bounces,
           onError,
           onReceived: (received) => {
             worker.nudge();
@@ -97,6 +102,27 @@ export async function startMail(
     );
   }, config.mail.held.expirySweepSeconds * 1000);
   expiry.unref();
+  // Issue 26: the warnings and removals owed to addresses bounces paused.
+  const bounceSweep = setInterval(() => {
+    linkKey(db)
+      .then((key) =>
+        sweepBounces(
+          {
+            db,
+            unitOfWork: writes,
+            links: memberLinks(publicOrigin()),
+            linkKey: key,
+            settings: config.mail.bounces,
+          },
+          clock.now(),
+        ),
+      )
+      .then(
+        (swept) => swept.warned + swept.removed > 0 && worker.nudge(),
+        (error: unknown) => onError?.(error),
+      );
+  }, config.mail.bounces.sweepSeconds * 1000);
+  bounceSweep.unref();
   return {
     worker,
     smtpPort: smtp?.port ?? null,
@@ -105,6 +131,7 @@ export async function startMail(
       clearInterval(digest);
       clearInterval(purge);
       clearInterval(expiry);
+      clearInterval(bounceSweep);
       await smtp?.close();
       await worker.stop();
       transport.close();

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { recordRefusal } from '../bounces/refusal.ts';
+import { BOUNCE_DEFAULTS, type BounceSettings } from '../bounces/settings.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { settingsOf, type ListSettings } from '../repositories/lists.mapper.ts';
 import { findListForLinks } from '../repositories/member-directory.repository.ts';
 import {
@@ -80,6 +83,10 @@ export interface OutboxWorkerOptions {
   publicOrigin: () => string;
   /** Deliveries of one batch sent at once, each its own SMTP transaction over pooled connections. */
   concurrency?: number;
+  /** The bounce score's settings: a 5xx at RCPT TO counts as a bounce (issue 26). */
+  bounces?: BounceSettings;
+  /** The writes' unit of work, for such a bounce (it may pause the address); a bare transaction by default. */
+  writes?: UnitOfWork;
   onError?: (error: unknown) => void;
 }
 
@@ -102,7 +109,15 @@ export class OutboxWorker {
   private loop: Promise<void> | null = null;
 
   constructor(options: OutboxWorkerOptions) {
-    this.options = { idleMs: 1000, leaseMs: 60_000, now: Date.now, concurrency: 8, ...options };
+    this.options = {
+      idleMs: 1000,
+      leaseMs: 60_000,
+      now: Date.now,
+      concurrency: 8,
+      bounces: BOUNCE_DEFAULTS,
+      writes: (job) => options.db.transaction().execute(job),
+      ...options,
+    };
   }
 
   start(): void {
@@ -236,6 +251,7 @@ export class OutboxWorker {
             row.id,
             permanent(refusal) ? { id: row.id, status: 'failed', at: now } : unsent(row, now),
           );
+          await this.bounced(template.list.id, row.email_id, refusal);
         }
       } catch (error) {
         failure ??= error;
@@ -335,6 +351,18 @@ export class OutboxWorker {
     const [refusal] = refused;
     if (refusal) await this.retryNotice(notice, permanent(refusal));
     else await markNoticeSent(db, notice.id);
+    // A digest is a delivery to a member: its refusal is that member's bounce too.
+    if (refusal && personal) await this.bounced(personal.list.id, personal.emailId, refusal);
+  }
+
+  /** A recipient the relay refused with a 5xx counts as its bounce (issue 26, listmonk #2623). */
+  private async bounced(listId: number, emailId: number, refusal: Refused): Promise<void> {
+    if (!permanent(refusal)) return;
+    const now = new Date(this.options.now());
+    const { db, writes } = this.options;
+    await recordRefusal(db, writes, { listId, emailId }, refusal, now, this.options.bounces).catch(
+      (error: unknown) => this.options.onError?.(error),
+    );
   }
 
   /** A digest is a delivery to one member: it carries their one-click leave and page (issue 25). */

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PostingDecision } from '../../api/posting-policy/types.ts';
+import {
+  receiveBounces,
+  type BounceOutcome,
+  type BounceRecipient,
+  type BounceSetup,
+} from '../bounces/receive.ts';
+import { BOUNCE_DEFAULTS, type BounceSettings } from '../bounces/settings.ts';
 import type { Database } from '../db/schema.ts';
 import { accountSettingsOf } from '../repositories/accounts.mapper.ts';
 import { settingsOf } from '../repositories/lists.mapper.ts';
@@ -37,7 +44,9 @@ export type InboundOutcome =
   /** Mail to postmaster@, forwarded to this many superadmins (postmaster.ts). */
   | { action: 'forward'; rule: 'postmaster'; notices: number }
   /** A member's command by mail (issue 25), answered rather than posted. */
-  | CommandOutcome;
+  | CommandOutcome
+  /** Mail to a list's bounce address (issue 26): what it did to the address's bounce score. */
+  | BounceOutcome;
 
 /** Who a message is for: lists, and accounts whose postmaster@ it names. */
 export interface InboundTargets {
@@ -45,6 +54,8 @@ export interface InboundTargets {
   postmasters: readonly { id: number; domain: string }[];
   /** A list's command addresses (`-request`, `-join`, `-leave`, `-confirm+TOKEN`, issue 25). */
   commands?: readonly { list: ReceivingList; address: CommandAddress }[];
+  /** A list's bounce address, `<list>-bounces+TOKEN@` of a delivery or the plain one (issue 26). */
+  bounces?: readonly (BounceRecipient & { list: ReceivingList })[];
 }
 
 /** What became of one message: unreadable (refused for good), or an outcome per list. */
@@ -77,23 +88,39 @@ interface Post {
  * and the sender answered (send_hold_message). Rejected: the sender answered (send_reject_message).
  * Discarded: dropped. Automated senders are never answered, nor a From the message does not
  * authenticate for (the policy's `senderNotice` is null for them: RFC 3834 loops, backscatter).
- * Mail to postmaster@ goes to the account's superadmins (postmaster.ts).
+ * Mail to postmaster@ goes to the account's superadmins (postmaster.ts); mail to a list's bounce
+ * address is read as a bounce (bounces/receive.ts), never as a post, and never answered.
  */
 export async function processInbound(
   db: Kysely<Database>,
   work: InboundWork,
-  { lists, postmasters, commands = [] }: InboundTargets,
+  { lists, postmasters, commands = [], bounces = [] }: InboundTargets,
   raw: Buffer,
   envelope: InboundEnvelope,
   bounds: HeldBounds,
   now: Date,
   /** Members' commands are answered only where it is given (the demo's own mail has none). */
   members?: MembersSetup,
+  bounceSettings: BounceSettings = BOUNCE_DEFAULTS,
 ): Promise<InboundResult> {
   const { mailFrom, client } = envelope;
+  const outcomes: { list: string; outcome: InboundOutcome }[] = [];
+  if (bounces.length > 0) {
+    const setup: BounceSetup = {
+      db,
+      unitOfWork: members?.unitOfWork ?? ((job) => db.transaction().execute(job)),
+      settings: bounceSettings,
+    };
+    const said = await receiveBounces(setup, bounces, () => work.bounce({ raw }), now);
+    bounces.forEach((target, index) => {
+      const outcome = said[index];
+      if (outcome) outcomes.push({ list: `${target.list.name} (bounces)`, outcome });
+    });
+    if (lists.length === 0 && postmasters.length === 0 && commands.length === 0)
+      return { outcomes };
+  }
   const read = await work.read({ raw, envelope: client && { ...client, mailFrom } });
   if (!read.ok) return { unreadable: read.unreadable };
-  const outcomes: { list: string; outcome: InboundOutcome }[] = [];
   for (const list of lists) {
     // A post that is only a command for its sender is answered as one, not posted nor held.
     const command = await answerBareCommand(members, list, read.message, mailFrom, now);

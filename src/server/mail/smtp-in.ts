@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { bounceAddressHolds } from '../bounces/receive.ts';
+import { BOUNCE_DEFAULTS, type BounceSettings } from '../bounces/settings.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { CONNECTION_DEFAULTS, connectionGuard, type ConnectionLimits } from './connection-guard.ts';
@@ -38,6 +40,8 @@ export interface SmtpInOptions {
   limits?: ConnectionLimits;
   /** The members' side: the origin of links in its mails, and the writes' unit of work (issue 25). */
   members?: MembersSetup;
+  /** The bounce score's settings (issue 26); the defaults when not given. */
+  bounces?: BounceSettings;
   /** After each committed message: the outbox worker looks at once. */
   onReceived?: (received: Received) => void;
   onError?: (error: unknown) => void;
@@ -77,6 +81,9 @@ function keyOf(target: Target): string {
       return `postmaster ${target.account.id}`;
     case 'list-command':
       return `command ${target.list.id} ${target.command.suffix}`;
+    case 'list-bounces':
+      // Two deliveries' return paths are two bounces.
+      return `bounces ${target.list.id} ${target.token?.toLowerCase() ?? ''}`;
     default:
       return `${target.kind} ${target.list.id}`;
   }
@@ -89,6 +96,9 @@ function inboundTargets(targets: Iterable<Target>): InboundTargets {
     postmasters: all.flatMap((target) => (target.kind === 'postmaster' ? [target.account] : [])),
     commands: all.flatMap((target) =>
       target.kind === 'list-command' ? [{ list: target.list, address: target.command }] : [],
+    ),
+    bounces: all.flatMap((target) =>
+      target.kind === 'list-bounces' ? [{ list: target.list, token: target.token }] : [],
     ),
   };
 }
@@ -106,6 +116,32 @@ export async function startSmtpIn(
   const limits = options.limits ?? CONNECTION_DEFAULTS;
   const work: InboundWork = startInboundPool(options.dns);
   const named = new WeakMap<SMTPServerSession, Map<string, Target>>();
+  /** Why a recipient is refused at RCPT TO, or null when it is taken (and remembered). */
+  async function rcptVerdict(address: string, session: SMTPServerSession): Promise<Refusal | null> {
+    const found = await resolveRecipient(options.db, address);
+    if (found.kind === 'unknown')
+      return smtpError(550, `5.1.1 <${address}>: no such list here (relaying denied)`);
+    if (
+      found.kind === 'list-bounces' &&
+      found.token !== null &&
+      !(await bounceAddressHolds(
+        options.db,
+        { list: found.list, token: found.token },
+        options.clock.now(),
+      ))
+    )
+      return smtpError(550, `5.1.1 <${address}>: names no delivery of this list`);
+    // RFC 1870: a message declared larger than the list takes is refused before it comes.
+    const limit = found.kind === 'list' ? listLimit(found.list) : null;
+    const declared = declaredSize(session);
+    if (limit !== null && declared !== null && declared > limit)
+      return smtpError(552, `5.3.4 <${address}> takes messages of at most ${limit} bytes`);
+    const targets = named.get(session) ?? new Map<string, Target>();
+    // One delivery per list, however many of its spellings the envelope names.
+    targets.set(keyOf(found), found);
+    named.set(session, targets);
+    return null;
+  }
   const server: SMTPServer = new SMTPServer({
     name: 'listkeeper',
     banner: 'Listkeeper',
@@ -127,29 +163,8 @@ export async function startSmtpIn(
       guard.left(session);
     },
     onRcptTo(address, session, callback) {
-      resolveRecipient(options.db, address.address).then(
-        (found) => {
-          if (found.kind === 'unknown') {
-            callback(
-              smtpError(550, `5.1.1 <${address.address}>: no such list here (relaying denied)`),
-            );
-            return;
-          }
-          // RFC 1870: a message declared larger than the list takes is refused before it comes.
-          const limit = found.kind === 'list' ? listLimit(found.list) : null;
-          const declared = declaredSize(session);
-          if (limit !== null && declared !== null && declared > limit) {
-            callback(
-              smtpError(552, `5.3.4 <${address.address}> takes messages of at most ${limit} bytes`),
-            );
-            return;
-          }
-          const targets = named.get(session) ?? new Map<string, Target>();
-          // One delivery per list, however many of its spellings the envelope names.
-          targets.set(keyOf(found), found);
-          named.set(session, targets);
-          callback();
-        },
+      rcptVerdict(address.address, session).then(
+        (refusal) => callback(refusal ?? undefined),
         (error: unknown) => {
           options.onError?.(error);
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
@@ -196,7 +211,8 @@ export async function startSmtpIn(
     if (
       targets.lists.length === 0 &&
       targets.postmasters.length === 0 &&
-      (targets.commands ?? []).length === 0
+      (targets.commands ?? []).length === 0 &&
+      (targets.bounces ?? []).length === 0
     )
       return null;
     const result = await processInbound(
@@ -208,6 +224,7 @@ export async function startSmtpIn(
       options.held ?? HELD_DEFAULTS,
       options.clock.now(),
       options.members,
+      options.bounces ?? BOUNCE_DEFAULTS,
     );
     // RFC 5321 §4.2.5: a 4xx would have the sending MTA retry it for days.
     if ('unreadable' in result)

@@ -11,6 +11,8 @@ import type { ArcContext } from './outgoing/template.ts';
 export interface Refused {
   address: string;
   code: number | null;
+  /** The enhanced status code of the refusal (RFC 3463, `5.1.1`), when the relay gave one. */
+  status?: string | null;
 }
 
 /** Outgoing mail: one SMTP transaction per call, the same raw message to every recipient. */
@@ -40,10 +42,17 @@ export const SINK_FOLDER = 'outbox-sink';
 function refusalsOf(value: unknown): Refused[] {
   const errors = (value as { rejectedErrors?: unknown } | null)?.rejectedErrors;
   if (!Array.isArray(errors)) return [];
-  return errors.map((error: { recipient?: unknown; responseCode?: unknown }) => ({
-    address: typeof error.recipient === 'string' ? error.recipient : '',
-    code: typeof error.responseCode === 'number' ? error.responseCode : null,
-  }));
+  return errors.map(
+    (error: { recipient?: unknown; responseCode?: unknown; response?: unknown }) => ({
+      address: typeof error.recipient === 'string' ? error.recipient : '',
+      code: typeof error.responseCode === 'number' ? error.responseCode : null,
+      // Only the code is kept of the relay's words: nothing it echoes reaches a row (SECURITY.md 39).
+      status:
+        typeof error.response === 'string'
+          ? (/\b[245]\.[0-7]\.\d{1,3}\b/.exec(error.response)?.[0] ?? null)
+          : null,
+    }),
+  );
 }
 
 /**

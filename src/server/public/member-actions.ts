@@ -1,3 +1,4 @@
+import { forgetBounces } from '../bounces/clear.ts';
 import type { MemberOfList } from '../repositories/member-directory.repository.ts';
 import {
   findMemberOfList,
@@ -27,6 +28,8 @@ export async function applyMemberAction(
     case 'pause':
     case 'resume':
       await setEmailPaused(ctx.db, member.emailId, action === 'pause');
+      // Issue 26: the member's own choice ends a pause that bounces made (and its warnings).
+      await forgetBounces(ctx.db, member.emailId);
       notice = action === 'pause' ? 'Your mail is paused.' : 'Your mail is resumed.';
       break;
     case 'leave': {

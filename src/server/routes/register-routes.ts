@@ -3,6 +3,7 @@ import { OPERATIONS, type OperationName } from '../../api/operations.ts';
 import type { AppDeps } from '../http/app-deps.ts';
 import { registerAccountsRoutes } from './accounts.routes.ts';
 import { registerAuditRoutes } from './audit.routes.ts';
+import { registerBouncesRoutes } from './bounces.routes.ts';
 import { registerCallerRoutes } from './caller.routes.ts';
 import { registerContactsRoutes } from './contacts.routes.ts';
 import { registerEmailsRoutes } from './emails.routes.ts';
@@ -25,6 +26,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps): void {
   registerHeldRoutes(app, deps);
   registerRequestsRoutes(app, deps);
   registerFieldsRoutes(app, deps);
+  registerBouncesRoutes(app, deps);
   registerUsersRoutes(app, deps);
   registerAccountsRoutes(app, deps);
   registerAuditRoutes(app, deps);

@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Email, EmailCreate, EmailUpdate } from '../../api/schemas/email.ts';
 import type { Principal } from '../auth/principal.ts';
+import { forgetBounces } from '../bounces/clear.ts';
 import type { Database, EmailsTable } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import type { AccountRow } from '../repositories/accounts.repository.ts';
@@ -27,7 +28,7 @@ import { contactRef } from './contact-ref.ts';
 import { translateUniqueViolation } from './write-conflict.ts';
 
 /** Spec §4.2: `:id` is a service email identifier, or (with an `@`) the URL-encoded address. */
-async function findEmail(
+export async function findEmail(
   db: Kysely<Database>,
   account: AccountRow,
   idOrAddress: string,
@@ -112,6 +113,9 @@ export async function updateEmail(
   } catch (error) {
     throw translateUniqueViolation(error);
   }
+  // Issue 26: a pause set or lifted by hand, or a new address, ends what bounces recorded.
+  if (patch.email !== undefined || (patch.paused !== undefined && patch.paused !== row.paused))
+    await forgetBounces(db, row.id);
   return present(account, { ...row, ...patch });
 }
 

@@ -21,6 +21,7 @@ export const TEST_DATES = [
  */
 export const DATE_SENSITIVE_TESTS = [
   'accounts.test.ts',
+  'administrator-welcome.test.ts',
   'audit-log.test.ts',
   'held.test.ts',
   'lists.test.ts',
@@ -60,6 +61,8 @@ export const DATE_BLIND_TESTS: Record<string, string> = {
   'archive.test.ts': 'a manual clock from a fixed date: the links’ and passes’ hours are its own',
   'archive-pass.test.ts': 'fixed dates, no server',
   'archive-scale.test.ts': 'a manual clock from a fixed date; measures pages, prints, asserts no time',
+  'custom-fields-api.test.ts': 'dates only the contacts it writes in bulk, with the server’s clock; reads no date back',
+  'mail-bounces.test.ts': 'a stepped clock from a fixed date: the days it counts and skips are its own',
   'mail-stall.test.ts': 'elapsed time only: how long a GET waits beside a message being read',
   'mail-dmarc.test.ts': 'one digest collected at the server’s clock, whatever day it is; no window',
   'mail/outgoing/template.test.ts': 'a fixed date: the copy of a post, no clock',

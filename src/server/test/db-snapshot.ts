@@ -80,6 +80,7 @@ export async function accountSnapshot(db: Kysely<Database>, accountId: number): 
     db.selectFrom('notices').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('member_requests').selectAll().where('account_id', '=', accountId).execute(),
     db.selectFrom('mail_tokens').selectAll().where('account_id', '=', accountId).execute(),
+    db.selectFrom('email_bounces').selectAll().where('account_id', '=', accountId).execute(),
   ]);
   return JSON.stringify(parts.map(canonical));
 }

@@ -8,6 +8,7 @@ import { Email } from '../../api/schemas/email.ts';
 import { MessagePage } from '../../api/schemas/message.ts';
 import { createCustomField } from '../services/custom-fields.service.ts';
 import type { TestResponse, TestServer } from './harness.ts';
+import { insertBounceState } from './bounce-fixtures.ts';
 import { insertHeldMessage } from './held-fixtures.ts';
 import { insertWaitingRequest } from './request-fixtures.ts';
 import { imageHost } from '../../gateway/test/image-host.ts';
@@ -30,6 +31,7 @@ export type Resource =
   | 'held'
   | 'requests'
   | 'fields'
+  | 'bounces'
   | 'users'
   | 'accounts'
   | 'audit'
@@ -152,6 +154,8 @@ export async function seedAccount(server: TestServer, accountId: number, tag: st
     name: `Field of ${tag}`,
     identifier: fieldIdentifier(tag),
   });
+  const bounced = { accountId, emailId: Number(email.id), tag, now: server.clock.now() };
+  await insertBounceState(server.database.db, bounced);
   const username = `admin@${tag}.example`;
   const user = Administrator.parse(expectSuccess(await as('users.create', { form: { username } }), 'seed user'));
   return {
@@ -354,6 +358,14 @@ export async function prepareCall(
         name: unique(`Doomed field ${tag} `),
       });
       return { pathId: idText(field.id), references: false };
+    }
+    case 'bounces.list':
+      return { references: false };
+    case 'bounces.clear': {
+      // Something to clear at every call: the suites check that a clear that succeeds changed it.
+      const emailId = Number(seed.emailId);
+      await insertBounceState(server.database.db, { accountId: seed.accountId, emailId, tag, now: server.clock.now() });
+      return { pathId: seed.emailId, references: false };
     }
     case 'users.get':
       return { pathId: seed.userId, references: false };

@@ -30,6 +30,8 @@ export interface MailRig {
   mark(): Promise<number>;
   /** What went out since the mark (the outbox drained first). */
   sentSince(mark: number): Promise<SunkMail[]>;
+  /** The names of the lists the contact of `address` (lower case) is a member of, sorted. */
+  listsOf(address: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -56,11 +58,17 @@ export async function startMailRig(
     ...loadConfig({ ...options.env, SMTP_URL: sink.url }).mail,
     smtpUrl: sink.url,
   });
+  // The writes' unit of work, as `serve` builds it (mail-service.ts).
+  const writes = unitOfWork(server.database.db, storeChangedContactDocuments);
   const worker = new OutboxWorker({
     db: server.database.db,
+    writes,
     transport,
     batchSize: 50,
+    // The server's clock: the VERP tokens' expiry and the bounces the relay refuses (issue 26).
+    now: () => server.clock.now().getTime(),
     publicOrigin: () => 'https://lists.test',
+    ...(options.listener?.bounces ? { bounces: options.listener.bounces } : {}),
   });
   const smtpIn = await startSmtpIn({
     host: '127.0.0.1',
@@ -74,7 +82,7 @@ export async function startMailRig(
     members: {
       db: server.database.db,
       publicOrigin: () => 'https://lists.test',
-      unitOfWork: unitOfWork(server.database.db, storeChangedContactDocuments),
+      unitOfWork: writes,
     },
   });
   const client = nodemailer.createTransport({
@@ -106,6 +114,17 @@ export async function startMailRig(
     async sentSince(mark) {
       await worker.drainAll();
       return sink.mails.slice(mark);
+    },
+    async listsOf(address) {
+      const rows = await server.database.db
+        .selectFrom('memberships')
+        .innerJoin('lists', 'lists.id', 'memberships.list_id')
+        .innerJoin('emails', 'emails.contact_id', 'memberships.contact_id')
+        .select('lists.name')
+        .where('emails.email_key', '=', address)
+        .orderBy('lists.name')
+        .execute();
+      return rows.map((row) => row.name);
     },
     async close() {
       client.close();
