@@ -18,8 +18,9 @@ export const initialJsBudgetBytes = 120_000;
  * budget.
  */
 // +0.1 for the Custom fields item (its navigation part loads lazily with the Held count) and the
-// welcome email's details in the caller's read (issue 27 items 1 and 4).
-export const appShellCeilingBytes = 123_200;
+// welcome email's details in the caller's read (issue 27 items 1 and 4); +0.2 for the Requests
+// item, its route and its shortcut (issue 25 item 5); measured 123.41 with bounces merged.
+export const appShellCeilingBytes = 123_500;
 
 /** Every page's JavaScript, shell included, gzip (issue 17 item 9). */
 export const pageJsBudgetBytes = 150_000;
@@ -60,7 +61,13 @@ const pageCeilingBytes: Record<string, number> = {
   // +0.1 for the source as received, on demand (held-source.tsx, issue 27 item 3).
   // +0.3 at most for the shell's Custom fields item and the welcome email's details (issue 27
   // items 1 and 4); the fields' schemas load with their page (src/api/extension-operations/).
-  'shell + held': 151_350,
+  // +1.6: the triage it shares with the Requests page, logic and views (components/triage/,
+  // lib/use-triage-queue.ts), loads as a chunk of their own; and the shell's Requests item
+  // (issue 25 item 5).
+  'shell + held': 153_000,
+  // Over the budget by the join and leave queue's operation table, which loads with it (issue 25
+  // item 5, src/api/extension-operations/requests.ts), and the triage it shares with Held.
+  'shell + requests': 150_900,
   'shell + message': pageJsBudgetBytes,
   // Within it since bulk jobs, their panel and the CSV parser load when a user starts one.
   'shell + contact-import': pageJsBudgetBytes,
@@ -71,13 +78,16 @@ const pageCeilingBytes: Record<string, number> = {
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
   // +0.3 at most for the shell's Custom fields item and the welcome email's details (issue 27
   // items 1 and 4); the fields' schemas load with their page (src/api/extension-operations/).
-  'shell + list-members': 150_850,
+  // +0.2 kB for the shell's Requests item, its route and `g r` (issue 25 item 5).
+  'shell + list-members': 151_100,
   // And since the contacts table's virtualizer loads with the first page of more than 100 rows.
   // +0.3 kB at most: a list-limited principal's scope (issue 27 item 2) and the shell's Held
   // count loader and Account item (items 3 and 5).
   // +0.2 kB on every page that reads the API: the client's operation table carries the join and
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
-  'shell + contacts': 150_500,
+  // +0.2 kB for the shell's Requests item, its route and `g r` (issue 25 item 5).
+  // Measured 150.70 with bounces merged (issue 26 item 1).
+  'shell + contacts': 150_800,
   // Since zod's English messages load with the form kit and the reasons for the server's
   // extensions stay on the server (api/extension-reasons.ts): −1.3 kB on every page without a form.
   // +0.3 kB at most: its controller hook apart from its view, and the shell's Held count loader
@@ -86,7 +96,8 @@ const pageCeilingBytes: Record<string, number> = {
   // leave queue (requests.*, issue 25 item 5), whose schemas load with the client.
   // +0.3 at most for the shell's Custom fields item and the welcome email's details (issue 27
   // items 1 and 4); the fields' schemas load with their page (src/api/extension-operations/).
-  'shell + messages': 150_800,
+  // +0.2 kB for the shell's Requests item, its route and `g r` (issue 25 item 5).
+  'shell + messages': 151_000,
   // Weights with the shell in one chunk, +0.5 kB at most (issue 17 item 9); +0.4 kB on every
   // page since answers are read by JSON type only, so that another API v2 server's lists,
   // accounts and administrators show (the contract's read settings, api/schemas/list.ts).
@@ -107,7 +118,8 @@ const pageCeilingBytes: Record<string, number> = {
   // +0.4 for saying on the field what the server did not store (issue 27 item 1); +0.3 for the
   // shell's Account link (item 5).
   'shell + list-settings': 173_550,
-  'shell + message-new': 165_250,
+  // +0.2 kB for the shell's Requests item, its route and `g r` (issue 25 item 5).
+  'shell + message-new': 165_400,
 };
 
 interface ManifestChunk {

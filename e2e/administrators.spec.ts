@@ -58,7 +58,7 @@ test('an administrator with limited permissions gets a key that can do only what
   await expect(create.getByText(/^The IP restriction is not a valid IP address/)).toBeVisible();
   await create.getByLabel('IP restriction (CIDR)').fill('');
   // A preset fills the boxes; the limits appear only with their permission.
-  await create.getByRole('button', { name: 'Moderator' }).click();
+  await create.getByRole('button', { name: 'Moderate and send to lists' }).click();
   await expect(
     create.getByRole('checkbox', { name: 'approval', exact: true }).first(),
   ).toBeChecked();

@@ -193,6 +193,12 @@ const routes: Route[] = [
     shows: ({ heldSubject }) => heldSubject,
   },
   {
+    name: 'Requests to join and leave',
+    path: ({ account }) => `/a/${account.id}/requests`,
+    heading: () => 'Requests to join and leave',
+    shows: () => 'No request waits.',
+  },
+  {
     name: 'Administrators',
     path: ({ account }) => `/a/${account.id}/administrators`,
     heading: () => 'Administrators',

@@ -65,7 +65,7 @@ test('a superadmin key lands on Contacts with every page and action', async ({ p
   await expect(page).toHaveURL(/\/contacts$/);
   await expect(page.getByRole('banner')).toContainText(`Account ${account.name}`);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const name of ['Contacts', 'Lists', 'Messages', 'Held', 'Administrators'])
+  for (const name of ['Contacts', 'Lists', 'Messages', 'Held', 'Requests', 'Administrators'])
     await expect(nav.getByRole('link', { name })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New contact' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Import CSV' })).toBeVisible();

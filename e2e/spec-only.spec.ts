@@ -402,6 +402,24 @@ test('the Held page says the server does not offer a held queue', async ({ page,
   await expect(page.getByText('This server does not offer a held-message queue')).toBeVisible();
 });
 
+test('the Requests page says the server does not offer a queue of join and leave requests', async ({
+  page,
+  server,
+}) => {
+  const account = await accountWithList(server, 'asks');
+  await signInWithKey(page, account.key, { path: '/requests' });
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Requests to join and leave' }),
+  ).toBeVisible();
+  await expect(
+    page.getByText('This server does not offer a queue of join and leave requests'),
+  ).toBeVisible();
+  // Nor a count beside the navigation's item.
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Requests' }),
+  ).toHaveText('Requests');
+});
+
 test('the Custom fields page says the server does not offer custom fields; the navigation does not offer it', async ({
   page,
   server,

@@ -86,6 +86,12 @@ export interface OperationCall {
 export interface RouteRule {
   readonly anyOf: readonly Permission[];
   readonly global?: boolean;
+  /**
+   * On a `global` operation, a reference-server extension (OWN_ACCOUNT says why): a principal of
+   * one account holding one of these (superadmin always) may call it on its own account only.
+   * `EXTENSIONS=off` leaves it out: account keys are refused as spec §4.7 has it.
+   */
+  readonly ownAccount?: readonly Permission[];
 }
 
 /** The query parameters beyond spec §4, each with its reason beside its schema. */
@@ -146,6 +152,8 @@ const auditors = ['audit'] as const;
  */
 const fieldDefiners = ['general_settings'] as const;
 const accountManagers = ['account'] as const;
+/** Spec §2.6 general_settings: "Manage general account settings", its own account's (OWN_ACCOUNT). */
+const ownAccountManagers = ['general_settings'] as const;
 const administratorFields = ['key_expiry'] as const;
 const planFields = ['max_contacts', 'ccid'] as const;
 /** A list's own extension settings (LIST_EXTENSION_SETTINGS), answered wherever a list is. */
@@ -161,6 +169,18 @@ const BOUNCES =
 
 const REQUEST_QUEUE =
   'the requests to join and leave that wait for a list moderator (spec §2.4 subscriptions and unsubscriptions `open+confirm`), which spec v2 names but gives moderators no way to answer: list them, approve, reject (the requester is told why) or discard, one at a time or in bulk';
+
+/**
+ * Why an account's own principal reaches its account through spec §4.7 (`ownAccount` on
+ * accounts.get and accounts.update): §2.6 gives account administrators `general_settings`, "Manage
+ * general account settings", but spec v2 has no operation for them: §2.7 and §4.7 are for grouped
+ * accounts, managed by the group's global keys (§4.8). Here a superadmin or holder of
+ * general_settings of one account reads its own account and changes its §2.7 settings and
+ * description; its name and plan (max_contacts, ccid), the other accounts, and listing, creating
+ * and deleting accounts stay the operators'.
+ */
+export const OWN_ACCOUNT =
+  "an account's own superadmin or holder of general_settings (spec §2.6) reads and changes its own account's §2.7 settings, which spec v2 keeps to the group's global keys (§4.7, §4.8)";
 
 const AUDIT_LOG =
   "the audit log that spec §2.6's `audit` permission (\"View audit logs\") names and spec v2 gives no way to read: every change made through the API, the command line, the members' pages and mail, with when, who, from where, the object and each field's old and new value (never a secret's), newest first, filtered by time, actor, list, object and operation, paged by keyset";
@@ -207,9 +227,9 @@ export const OPERATIONS = {
   'users.delete': { section: '4.6', method: 'DELETE', path: '/users/:id/', response: SuccessBody, anyOf: superadmin },
 
   'accounts.list': { section: '4.7', method: 'GET', path: '/accounts/', query: AccountQuery, response: AccountCollection, collection: true, anyOf: accountManagers, global: true },
-  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.get': { section: '4.7', method: 'GET', path: '/accounts/:id/', query: AccountQuery, response: AccountDetail, anyOf: accountManagers, global: true, ownAccount: ownAccountManagers, extensionFields: planFields },
   'accounts.create': { section: '4.7', method: 'POST', path: '/accounts/', body: AccountCreate, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
-  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail, anyOf: accountManagers, global: true, extensionFields: planFields },
+  'accounts.update': { section: '4.7', method: 'PUT', path: '/accounts/:id/', body: AccountUpdate, response: AccountDetail, anyOf: accountManagers, global: true, ownAccount: ownAccountManagers, extensionFields: planFields },
   'accounts.delete': { section: '4.7', method: 'DELETE', path: '/accounts/:id/', response: SuccessBody, anyOf: accountManagers, global: true },
 
   'held.list': { extension: HELD_QUEUE, method: 'GET', path: '/held/', query: HeldQuery, response: HeldPage, anyOf: moderators },

@@ -76,13 +76,15 @@ describeEachDialect('accounts (spec §2.7, §4.7)', (dialect) => {
   afterAll(() => server.close());
 
   describe('who may', () => {
-    it('refuses account keys, even superadmin ones, on every operation', async () => {
+    it('refuses account keys, even superadmin ones, on the group’s accounts: list, create, delete, another account', async () => {
+      const other = await createAccount({ name: 'not-theirs' });
       for (const [method, path] of [
         ['GET', url()],
-        ['GET', url(server.account.id)],
         ['POST', url()],
-        ['PUT', url(server.account.id)],
         ['DELETE', url(server.account.id)],
+        ['GET', url(other.id)],
+        ['PUT', url(other.id)],
+        ['DELETE', url(other.id)],
       ] as const) {
         const response = await server.request(
           method,
@@ -92,6 +94,7 @@ describeEachDialect('accounts (spec §2.7, §4.7)', (dialect) => {
         expect(response.status, `${method} ${path}`).toBe(403);
       }
       expect((await asGlobal('GET', url(server.account.id))).status).toBe(200);
+      expect((await asGlobal('GET', url(other.id))).json).toEqual(other);
     });
 
     it('needs the account permission on the global key', async () => {
@@ -102,6 +105,132 @@ describeEachDialect('accounts (spec §2.7, §4.7)', (dialect) => {
       expect((await server.request('GET', url(), { key: globalSuperadmin })).status).toBe(200);
       const globalLists = await server.createKey({ accountId: null, permissions: ['list'] });
       expect((await server.request('GET', url(), { key: globalLists })).status).toBe(403);
+    });
+  });
+
+  // Extension (api/operations.ts OWN_ACCOUNT, issue 27 item 5): spec §2.6 general_settings,
+  // "Manage general account settings", on the account's own §2.7 settings.
+  describe('an account’s own settings, by its superadmin or a holder of general_settings', () => {
+    const asKey = (
+      key: string,
+      method: string,
+      path: string,
+      options: { form?: Record<string, unknown>; query?: Record<string, unknown> } = {},
+    ) => server.request(method, path, { key, ...options });
+    const ownAccount = async (name: string) => {
+      const account = await createAccount({ name, description: 'Given by the operator' });
+      const settings = await server.createKey({
+        accountId: Number(account.id),
+        permissions: ['general_settings'],
+      });
+      const superadmin = await server.createKey({
+        accountId: Number(account.id),
+        permissions: ['superadmin'],
+      });
+      return { account, settings, superadmin };
+    };
+
+    it('reads its own account as an operator does, and changes its settings and description', async () => {
+      const { account, settings, superadmin } = await ownAccount('own-settings');
+      for (const key of [settings, superadmin]) {
+        const read = await asKey(key, 'GET', url(account.id));
+        expect(read.status, read.body).toBe(200);
+        expect(read.json).toEqual(account);
+        // account_id naming its own account changes nothing (spec §4.8 is for global keys).
+        const named = await asKey(key, 'GET', url(account.id), {
+          query: { account_id: account.id },
+        });
+        expect(named.json).toEqual(account);
+      }
+      const saved = await asKey(settings, 'PUT', url(account.id), {
+        form: { description: 'Our own words', ...DETAILS },
+      });
+      expect(saved.status, saved.body).toBe(200);
+      const expected = { ...account, description: 'Our own words', ...DETAILS };
+      expect(saved.json).toEqual(expected);
+      expect((await asGlobal('GET', url(account.id))).json).toEqual(expected);
+      // The account sent back as read, name and plan unchanged, is no change of them.
+      const again = await asKey(superadmin, 'PUT', url(account.id), {
+        form: { ...expected, timezone: 'UTC' },
+      });
+      expect(again.status, again.body).toBe(200);
+      expect(again.json).toEqual({ ...expected, timezone: 'UTC' });
+    });
+
+    it('leaves its name and plan to the operators, and refuses a key without general_settings, changing nothing', async () => {
+      const { account, settings, superadmin } = await ownAccount('own-limits');
+      for (const form of [
+        { name: 'renamed-by-itself' },
+        { max_contacts: 10_000_000 },
+        { ccid: true },
+        { name: 'renamed-by-itself', timezone: 'Asia/Tokyo' },
+      ]) {
+        for (const key of [settings, superadmin]) {
+          const refused = await asKey(key, 'PUT', url(account.id), { form });
+          expect(refused.status, JSON.stringify(form)).toBe(403);
+          const field = Object.keys(form)[0] ?? '';
+          expect(asError(refused).message).toMatch(
+            new RegExp(`^${field}: changed by an operator of the group`),
+          );
+        }
+      }
+      const others = await server.createKey({
+        accountId: Number(account.id),
+        permissions: [
+          'list',
+          'list_settings',
+          'contact',
+          'membership',
+          'approval',
+          'messages',
+          'audit',
+          'billing',
+          'alias',
+          'account',
+        ],
+      });
+      for (const [method, form] of [
+        ['GET', undefined],
+        ['PUT', { timezone: 'Asia/Tokyo' }],
+      ] as const) {
+        const refused = await asKey(others, method, url(account.id), form ? { form } : {});
+        expect(refused.status, `${method} ${refused.body}`).toBe(403);
+        expect(asError(refused).message).toBe('This key lacks the general_settings permission');
+      }
+      expect((await asGlobal('GET', url(account.id))).json).toEqual(account);
+    });
+
+    it('reaches no other account: any other id, taken or not, is the same 403, and account_id of another too', async () => {
+      const { account, settings } = await ownAccount('own-only');
+      const other = await createAccount({ name: 'own-neighbour' });
+      const refusal = {
+        is_error: true,
+        message: 'Accounts are managed with a global key: this key reaches its own account only',
+      };
+      for (const id of [other.id, server.account.id, 999_999, 'abc']) {
+        const read = await asKey(settings, 'GET', url(id));
+        expect([read.status, read.json], `GET ${id}`).toEqual([403, refusal]);
+        const write = await asKey(settings, 'PUT', url(id), {
+          form: { description: 'taken over' },
+        });
+        expect([write.status, write.json], `PUT ${id}`).toEqual([403, refusal]);
+      }
+      const viaAccountId = await asKey(settings, 'GET', url(other.id), {
+        query: { account_id: other.id },
+      });
+      expect(viaAccountId.status).toBe(403);
+      expect((await asGlobal('GET', url(other.id))).json).toEqual(other);
+      expect((await asGlobal('GET', url(account.id))).json).toEqual(account);
+    });
+
+    it('counts against the account’s own hourly allowance (spec §8), not the group’s', async () => {
+      const small = await createAccount({ name: 'own-allowance', max_contacts: 10 });
+      const key = await server.createKey({ accountId: Number(small.id), permissions: ['general_settings'] });
+      const first = await asKey(key, 'GET', url(small.id));
+      const second = await asKey(key, 'GET', url(small.id));
+      // Spec §8 rule 2: three objects an hour per contact of the plan.
+      expect([first.headers['x-ratelimit-limit'], second.headers['x-ratelimit-limit']]).toEqual(['30', '30']);
+      expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
     });
   });
 

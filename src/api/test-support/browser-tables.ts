@@ -119,9 +119,10 @@ export function extensionOperationsSource(group: string): Promise<string> {
 }
 
 export function operationPermissionsSource(): string {
-  const lines = entries().map(([name, { anyOf, global }]) => {
+  const lines = entries().map(([name, { anyOf, global, ownAccount }]) => {
     const permissions = anyOf === PERMISSIONS ? 'PERMISSIONS' : `[${anyOf.map(text).join(', ')}]`;
-    return `  ${text(name)}: { anyOf: ${permissions}${global ? ', global: true' : ''} },`;
+    const own = ownAccount ? `, ownAccount: [${ownAccount.map(text).join(', ')}]` : '';
+    return `  ${text(name)}: { anyOf: ${permissions}${global ? ', global: true' : ''}${own} },`;
   });
   return `${HEADER('operation-permissions.ts')}import { PERMISSIONS } from './constants.ts';
 import type { OperationName, RouteRule } from './operations.ts';

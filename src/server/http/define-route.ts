@@ -71,6 +71,9 @@ export function defineRoute<K extends OperationName>(
   const hideFields = answerWithout(hiddenFields);
   const rule = ROUTE_PERMISSIONS[name];
   const global = Boolean(rule.global);
+  // Extension (operations.ts OWN_ACCOUNT): an account's own principal on its own account, checked
+  // against these permissions; its handler keeps it to that account.
+  const ownAccountRule = extensions && rule.ownAccount ? { anyOf: rule.ownAccount } : null;
   const policy: OperationPolicy = OPERATION_POLICY[name];
   const isWrite = operation.method !== 'GET';
   const work = workFor(deps, name, policy, isWrite);
@@ -95,9 +98,10 @@ export function defineRoute<K extends OperationName>(
         authenticated instanceof Promise ? await authenticated : authenticated;
       const sent = request.isMultipart() ? await readMultipart(request) : bodyOf(request);
       const { accountId, query: search, body: fields } = takeAccountId(request.url, sent);
-      const resolved = resolveAccount(deps, principal, name, accountId, global);
+      const ownAccount = ownAccountRule !== null && principal.accountId !== null;
+      const resolved = resolveAccount(deps, principal, name, accountId, global && !ownAccount);
       const account = resolved instanceof Promise ? await resolved : resolved;
-      assertAllowed(principal, scopes, rule, policy.scope);
+      assertAllowed(principal, scopes, ownAccount ? ownAccountRule : rule, policy.scope);
       // Spec §4: only the listed query parameters exist; a write has none, so any is refused (400).
       const query = parseQuery(search);
       const { body, ignored } = parseBody(fields);

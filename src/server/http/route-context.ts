@@ -42,7 +42,11 @@ export interface RouteContext<K extends OperationName> {
   db: Kysely<Database>;
   deps: AppDeps;
   principal: Principal;
-  /** The account the request works on; null only for group-wide operations (accounts, global users). */
+  /**
+   * The account the request works on; null only for group-wide operations (accounts, global
+   * users) of a global principal. An account's own principal on accounts.get and accounts.update
+   * (operations.ts OWN_ACCOUNT) has its own account here.
+   */
   account: AccountRow | null;
   params: ParamsOf<K>;
   query: QueryOf<K>;

@@ -118,10 +118,17 @@ describeEachDialect('OAuth access tokens on the API', (dialect) => {
     expect(emailsOf(globex)).toEqual(['grace@globex.example']);
     expect((await api(server, 'GET', '/api/2/accounts/', tokens.access_token)).status).toBe(200);
 
-    // An account administrator can never grant the group's accounts.
+    // An account administrator can never grant the group's accounts: its superadmin's
+    // accounts:read reaches its own account only (extension, api/operations.ts OWN_ACCOUNT).
     const local = await createPerson(server);
     const localTokens = await obtainTokens(server, { client, username: local.username });
-    expect(localTokens.scope.split(' ')).not.toContain('accounts:read');
+    expect(localTokens.scope.split(' ')).toContain('accounts:read');
+    expect((await api(server, 'GET', '/api/2/accounts/', localTokens.access_token)).status).toBe(403);
+    expect((await api(server, 'GET', `/api/2/accounts/${otherAccount.id}/`, localTokens.access_token)).status).toBe(403);
+    expect((await api(server, 'GET', `/api/2/accounts/${server.account.id}/`, localTokens.access_token)).status).toBe(200);
+    const listsOnly = await createPerson(server, { permissions: ['list'] });
+    const listsTokens = await obtainTokens(server, { client, username: listsOnly.username });
+    expect(listsTokens.scope.split(' ')).not.toContain('accounts:read');
   });
 
   it('refuses a revoked, expired or unknown token with the same 401', async () => {

@@ -70,27 +70,37 @@ describeEachDialect('OAuth scopes per operation', (dialect) => {
   for (const name of OPERATION_NAMES) {
     const scope = OPERATION_POLICY[name].scope;
     if (scope === null) continue;
-    const kind = ROUTE_PERMISSIONS[name].global ? 'global' : 'account';
+    const rule = ROUTE_PERMISSIONS[name];
+    // A group-wide operation an account's own principal may call on its own account (OWN_ACCOUNT):
+    // its token needs the same scope.
+    const kinds = rule.global
+      ? rule.ownAccount
+        ? (['global', 'account'] as const)
+        : (['global'] as const)
+      : (['account'] as const);
+    for (const kind of kinds) {
+      const who = rule.global && kind === 'account' ? ' (an account’s own token)' : '';
 
-    it(`${name}: 403 without ${scope}`, async () => {
-      const token = await tokenFor(
-        kind,
-        SCOPES.filter((s) => s !== scope && (kind === 'global' || !s.startsWith('accounts:'))),
-      );
-      const { pathId, form, query } = await prepareCall(server, name, seed, true);
-      const before = await databaseSnapshot(server.database.db);
-      const response = await callOperation(server, name, { key: token, pathId, form, query });
-      expect(response.status, response.body).toBe(403);
-      expect(isErrorShape(response.json), response.body).toBe(true);
-      expect(await databaseSnapshot(server.database.db)).toBe(before);
-    });
+      it(`${name}${who}: 403 without ${scope}`, async () => {
+        const token = await tokenFor(
+          kind,
+          SCOPES.filter((s) => s !== scope && (kind === 'global' || !s.startsWith('accounts:'))),
+        );
+        const { pathId, form, query } = await prepareCall(server, name, seed, true);
+        const before = await databaseSnapshot(server.database.db);
+        const response = await callOperation(server, name, { key: token, pathId, form, query });
+        expect(response.status, response.body).toBe(403);
+        expect(isErrorShape(response.json), response.body).toBe(true);
+        expect(await databaseSnapshot(server.database.db)).toBe(before);
+      });
 
-    it(`${name}: allowed with ${scope} alone`, async () => {
-      const token = await tokenFor(kind, [scope]);
-      const { pathId, form, query } = await prepareCall(server, name, seed, true);
-      const response = await callOperation(server, name, { key: token, pathId, form, query });
-      expect(response.status, response.body).toBeGreaterThanOrEqual(200);
-      expect(response.status, response.body).toBeLessThan(300);
-    });
+      it(`${name}${who}: allowed with ${scope} alone`, async () => {
+        const token = await tokenFor(kind, [scope]);
+        const { pathId, form, query } = await prepareCall(server, name, seed, true);
+        const response = await callOperation(server, name, { key: token, pathId, form, query });
+        expect(response.status, response.body).toBeGreaterThanOrEqual(200);
+        expect(response.status, response.body).toBeLessThan(300);
+      });
+    }
   }
 });

@@ -29,8 +29,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'messages:write': 'Send and delete list messages',
   'users:read': 'Read administrators',
   'users:write': 'Create, change and delete administrators and their API keys',
-  'accounts:read': 'Read the accounts of the group',
-  'accounts:write': 'Create, change and delete accounts of the group',
+  // An account's own administrator: its own account only (api/operations.ts OWN_ACCOUNT).
+  'accounts:read': 'Read the accounts of the group, or your own account’s settings',
+  'accounts:write': 'Create, change and delete accounts of the group, or change your own account’s settings',
   'audit:read': 'Read the audit log: who changed what, when and from where',
 };
 

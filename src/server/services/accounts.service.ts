@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { AccountsTable, Database } from '../db/schema.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { CostMeter } from '../http/charged-run.ts';
-import { badRequest, notFound } from '../http/http-error.ts';
+import { badRequest, forbidden, notFound } from '../http/http-error.ts';
 import { assertWithinCaller, type AdministratorPowers } from './administrator-bounds.ts';
 import {
   ACCOUNT_DEFAULTS,
@@ -67,12 +67,18 @@ export async function getAccounts(
   return rows.map((row) => toAccount(row, lists.get(row.id) ?? [], users.get(row.id) ?? []));
 }
 
-/** Spec §4.7 get one, every §2.7 field; the filters, when given, must match the account too. */
+/**
+ * Spec §4.7 get one, every §2.7 field; the filters, when given, must match the account too. `own`:
+ * the caller's account when an account's own principal asks (operations.ts OWN_ACCOUNT), null
+ * for a global one.
+ */
 export async function getAccount(
   db: Kysely<Database>,
   idText: string,
   query: AccountQuery,
+  own: AccountRow | null,
 ): Promise<AccountDetail> {
+  assertOwnAccount(own, idText);
   const id = toId(idText);
   const row = id === null ? undefined : await findFilteredAccount(db, id, filtersOf(query));
   if (!row) throw notFound('Account');
@@ -133,14 +139,21 @@ const FIRST_ADMINISTRATOR: AdministratorPowers = {
   limitMetadata: [],
 };
 
-/** Spec §4.7 update: any account field (§1 rule 6: only what is supplied changes). */
+/**
+ * Spec §4.7 update: any account field (§1 rule 6: only what is supplied changes). An account's own
+ * principal (`own`, operations.ts OWN_ACCOUNT) changes its own account's settings, not its name or
+ * plan.
+ */
 export async function updateAccount(
   db: Kysely<Database>,
   idText: string,
   input: AccountUpdate,
+  own: AccountRow | null,
 ): Promise<AccountDetail> {
+  assertOwnAccount(own, idText);
   assertRunnablePatterns(input, RESTRICT_FIELDS);
   const row = await accountById(db, idText);
+  if (own !== null) assertNoOperatorChange(row, input);
   const settings = { ...accountSettingsOf(row), ...pickAccountSettings(input) };
   checkTimezone(settings.timezone);
   const changes: Updateable<AccountsTable> = { settings: JSON.stringify(settings) };
@@ -197,6 +210,33 @@ export async function deleteAccount(
   const row = await accountById(db, idText);
   await deleteAccountContents(db, row.id);
   await commit((trx) => deleteAccountRow(trx, row.id));
+}
+
+/**
+ * An account's own principal reaches its own account only (SECURITY.md 15); any other id, taken or
+ * not, gets the same 403, so that it tells nothing of the group's other accounts (SECURITY.md 33).
+ */
+function assertOwnAccount(own: AccountRow | null, idText: string): void {
+  if (own !== null && toId(idText) !== own.id)
+    throw forbidden('Accounts are managed with a global key: this key reaches its own account only');
+}
+
+/**
+ * What stays the group's operators' on an account's own settings: its name (how the group knows
+ * it) and its plan (max_contacts sets its rate-limit allowance, spec §8 rule 2; ccid). The value
+ * it has is no change: a form that sends the account back as read is not refused for it.
+ */
+function assertNoOperatorChange(row: AccountRow, input: AccountUpdate): void {
+  const changed = {
+    name: input.name !== undefined && input.name !== row.name,
+    max_contacts: input.max_contacts !== undefined && input.max_contacts !== row.max_contacts,
+    ccid: input.ccid !== undefined && (input.ccid ? 1 : 0) !== row.ccid,
+  };
+  const field = (Object.keys(changed) as (keyof typeof changed)[]).find((name) => changed[name]);
+  if (field !== undefined)
+    throw forbidden(
+      `${field}: changed by an operator of the group (a global key with the account permission), not by the account's own administrators`,
+    );
 }
 
 function filtersOf(query: AccountQuery): AccountFilters {

@@ -89,7 +89,12 @@ describeEachDialect('authorization matrix (SECURITY.md 15)', (dialect) => {
 
   function expectationOf(name: OperationName, holder: Holder, target: Target, mode: Mode, references: boolean): Expectation {
     // The dashboard sends its account_id with every request, the group-wide ones included.
-    if (ROUTE_PERMISSIONS[name].global) return holder === 'global' ? 'success' : 'forbidden';
+    const rule = ROUTE_PERMISSIONS[name];
+    if (rule.global) {
+      if (holder === 'global') return 'success';
+      // Extension (operations.ts OWN_ACCOUNT): an account's own key reaches its own account only.
+      return rule.ownAccount && holder === target ? 'success' : 'forbidden';
+    }
     const scope = scopeOf(holder, target, mode);
     if (holder !== 'global' && scope !== accountIds[holder]) return 'forbidden';
     // The caller's own entry and account, never the addressed one's.

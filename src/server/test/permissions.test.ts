@@ -58,5 +58,29 @@ describeEachDialect('function-level authorization (SECURITY.md 16)', (dialect) =
       }
       expect(refused).toEqual([]);
     });
+
+    // Extension (operations.ts OWN_ACCOUNT): an account's own key on its own account.
+    const own = rule.ownAccount;
+    if (own === undefined) continue;
+
+    it(`${name} on its own account with an account key: 403 without ${own.join(' or ')}`, async () => {
+      const permissions = PERMISSIONS.filter((p) => p !== 'superadmin' && !own.includes(p));
+      const key = await server.createKey({ accountId: server.account.id, permissions });
+      const { pathId, form, query } = await prepareCall(server, name, seed, true);
+      const before = await databaseSnapshot(server.database.db);
+      const response = await callOperation(server, name, { key, pathId, form, query });
+      expect(response.status, response.body).toBe(403);
+      expect(isErrorShape(response.json), response.body).toBe(true);
+      expect(await databaseSnapshot(server.database.db)).toBe(before);
+    });
+
+    it(`${name} on its own account with an account key: allowed by each of ${own.join(', ')} alone`, async () => {
+      for (const permission of own) {
+        const key = await server.createKey({ accountId: server.account.id, permissions: [permission] });
+        const { pathId, form, query } = await prepareCall(server, name, seed, true);
+        const response = await callOperation(server, name, { key, pathId, form, query });
+        expect(response.status, `${permission}: ${response.body}`).toBe(200);
+      }
+    });
   }
 });

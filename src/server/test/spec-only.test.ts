@@ -169,6 +169,19 @@ describeEachDialect('EXTENSIONS=off: exactly spec v2 (issue 15)', (dialect) => {
     expect(after).toEqual(before);
   });
 
+  // Spec §4.7 is the group's, with global keys (§4.8); an account's own principal reaching its
+  // own account is an extension (api/operations.ts OWN_ACCOUNT).
+  it('keeps accounts to global keys: an account’s superadmin key is refused on its own account too', async () => {
+    const own = urlOf('accounts.get', String(server.account.id));
+    for (const [method, form] of [['GET', undefined], ['PUT', { timezone: 'UTC' }]] as const) {
+      const response = await server.request(method, own, form ? { form } : {});
+      expect([response.status, response.json], method).toEqual([
+        403,
+        { is_error: true, message: 'Accounts are managed with a global key' },
+      ]);
+    }
+  });
+
   it('refuses the `list` query extension of GET /contacts/ as an unknown parameter (400)', async () => {
     const refused = await server.request('GET', urlOf('contacts.list'), {
       query: { list: 'club' },

@@ -93,6 +93,11 @@ function sectionRoutes(): RouteObject[] {
       ErrorBoundary: RouteError,
     },
     {
+      path: 'requests',
+      lazy: page(() => import('./routes/requests.tsx')),
+      ErrorBoundary: RouteError,
+    },
+    {
       path: 'administrators',
       lazy: page(() => import('./routes/administrators.tsx')),
       ErrorBoundary: RouteError,

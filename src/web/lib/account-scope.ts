@@ -2,8 +2,25 @@ import { useParams } from 'react-router';
 import type { AccountId } from './api-client.ts';
 
 /** The dashboard's sections; the route of each is `/a/:accountId/<section>` or `/<section>`. */
-export const SECTIONS = ['contacts', 'lists', 'messages', 'held', 'administrators'] as const;
+export const SECTIONS = [
+  'contacts',
+  'lists',
+  'messages',
+  'held',
+  'requests',
+  'administrators',
+] as const;
 export type Section = (typeof SECTIONS)[number];
+
+/** Each section's page title: its heading, and its name where a page is named in words. */
+export const SECTION_TITLES: Record<Section, string> = {
+  contacts: 'Contacts',
+  lists: 'Lists',
+  messages: 'Messages',
+  held: 'Held messages',
+  requests: 'Requests to join and leave',
+  administrators: 'Administrators',
+};
 
 /** The account in the URL (global principals), or null for an account key's own account. */
 export function useAccountId(): AccountId {

@@ -37,11 +37,31 @@ describe('powers: what the signed-in principal may do (issue 17 item 2)', () => 
       'lists',
       'messages',
       'held',
+      'requests',
       'administrators',
     ]);
     expect(landingSection(admin)).toBe('contacts');
     expect(mayCall(admin, 'accounts.list')).toBe(false);
     expect(mayCall(powersOf(caller(['superadmin', 'account']), true), 'accounts.list')).toBe(true);
+  });
+
+  it('an account’s own general_settings or superadmin reads and saves its own account, nothing else of the group’s', () => {
+    for (const permissions of [['general_settings'], ['superadmin']]) {
+      const own = powersOf(caller(permissions), false);
+      expect(mayCall(own, 'accounts.get')).toBe(true);
+      expect(mayCall(own, 'accounts.update')).toBe(true);
+      for (const operation of ['accounts.list', 'accounts.create', 'accounts.delete'] as const)
+        expect(mayCall(own, operation)).toBe(false);
+    }
+    expect(mayCall(powersOf(caller(['list', 'contact']), false), 'accounts.get')).toBe(false);
+  });
+
+  it('membership opens the Requests page (issue 25 item 5) beside contacts and lists', () => {
+    const desk = powersOf(caller(['membership']), false);
+    expect(openSections(desk)).toEqual(['contacts', 'lists', 'requests']);
+    expect(landingSection(desk)).toBe('contacts');
+    expect(mayCall(desk, 'requests.bulk')).toBe(true);
+    expect(openSections(powersOf(caller(['approval']), false))).not.toContain('requests');
   });
 
   it('keeps the list limit only while limit_lists is on', () => {

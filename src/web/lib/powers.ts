@@ -50,8 +50,10 @@ export function confinedLists(powers: Powers): readonly string[] | null {
 export function mayCall(powers: Powers, operation: OperationName): boolean {
   if (!powers.known) return true;
   const rule = OPERATION_PERMISSIONS[operation];
-  if (rule.global && !powers.global) return false;
-  return powers.permissions.has('superadmin') || rule.anyOf.some((p) => powers.permissions.has(p));
+  // A group-wide operation: an account's own principal only where it reaches its own account.
+  const anyOf = rule.global && !powers.global ? (rule.ownAccount ?? null) : rule.anyOf;
+  if (anyOf === null) return false;
+  return powers.permissions.has('superadmin') || anyOf.some((p) => powers.permissions.has(p));
 }
 
 /** The permissions that would allow an operation, in words: "list, contact or membership". */
@@ -68,6 +70,7 @@ export const SECTION_OPERATIONS = {
   lists: 'lists.list',
   messages: 'messages.list',
   held: 'held.list',
+  requests: 'requests.list',
   administrators: 'users.list',
 } as const satisfies Record<Section, OperationName>;
 

@@ -12,6 +12,7 @@ export const rootKeys = {
   lists: (accountId: AccountId) => [accountId, 'lists'] as const,
   messages: (accountId: AccountId) => [accountId, 'messages'] as const,
   held: (accountId: AccountId) => [accountId, 'held'] as const,
+  requests: (accountId: AccountId) => [accountId, 'requests'] as const,
   administrators: (accountId: AccountId) => [accountId, 'administrators'] as const,
   /** The group's accounts (spec §4.7): group-wide, sent without `account_id`. */
   accounts: () => [null, 'accounts'] as const,

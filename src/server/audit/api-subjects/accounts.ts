@@ -44,7 +44,8 @@ export const accountSubjects = {
     ],
   }),
   'accounts.update': subject<'accounts.update', ObjectState | null>({
-    before: (db, ctx) => readOrNull(() => getAccount(db, ctx.params.id, {})),
+    // Read as stored (own: null), whoever asks: the route checks the caller (operations.ts OWN_ACCOUNT).
+    before: (db, ctx) => readOrNull(() => getAccount(db, ctx.params.id, {}, null)),
     records: (_db, _ctx, { before, answer }) =>
       before ? [accountEntry('accounts.update', before, stateOf(answer))] : [],
   }),
@@ -54,11 +55,11 @@ export const accountSubjects = {
     { account: ObjectState; contacts: number } | null
   >({
     prelude: async (ctx) => {
-      const account = await readOrNull(() => getAccount(ctx.db, ctx.params.id, {}));
+      const account = await readOrNull(() => getAccount(ctx.db, ctx.params.id, {}, null));
       return account && { account, contacts: await countContacts(ctx.db, Number(account.id)) };
     },
     before: async (db, ctx, prelude) =>
-      prelude && readOrNull(() => getAccount(db, ctx.params.id, {})),
+      prelude && readOrNull(() => getAccount(db, ctx.params.id, {}, null)),
     records: (_db, _ctx, { before, prelude }) =>
       before && prelude
         ? [

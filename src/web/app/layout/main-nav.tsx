@@ -4,9 +4,9 @@ import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.
 import type { AccountId } from '../../lib/api-client.ts';
 import { usePermissions } from '../../lib/permissions.ts';
 
-// The held queue's reader (and the contract's schemas with it) and the Custom fields item, offered
+// The queues' readers (and the contract's schemas with them) and the Custom fields item, offered
 // only where the server has custom fields (extension `fields.*`), load after the shell's first
-// paint: the shell itself reads nothing of either (bench/bundle-size.ts, the shell's budget).
+// paint: the shell itself reads nothing of them (bench/bundle-size.ts, the shell's budget).
 const NavPart = lazy(() => import('./nav-parts.tsx').then((m) => ({ default: m.NavPart })));
 
 const sections: { section: Section; label: string }[] = [
@@ -14,6 +14,7 @@ const sections: { section: Section; label: string }[] = [
   { section: 'lists', label: 'Lists' },
   { section: 'messages', label: 'Messages' },
   { section: 'held', label: 'Held' },
+  { section: 'requests', label: 'Requests' },
   { section: 'administrators', label: 'Administrators' },
 ];
 
@@ -53,9 +54,13 @@ export function MainNav({
             <li key={section}>
               <NavLink to={sectionPath(target, section)}>
                 {label}
-                {section === 'held' && (
+                {(section === 'held' || section === 'requests') && (
                   <Suspense fallback={null}>
-                    <NavPart part="held-count" accountId={target} global={global} />
+                    <NavPart
+                      part={section === 'held' ? 'held-count' : 'requests-count'}
+                      accountId={target}
+                      global={global}
+                    />
                   </Suspense>
                 )}
               </NavLink>

@@ -34,6 +34,11 @@ export const SHORTCUTS: readonly AppShortcut[] = [
     description: 'Go to Held messages',
   },
   {
+    keys: ['g', 'r'],
+    action: { kind: 'section', section: 'requests' },
+    description: 'Go to Requests to join and leave',
+  },
+  {
     keys: ['g', 'u'],
     action: { kind: 'section', section: 'administrators' },
     description: 'Go to Administrators (users)',

@@ -71,12 +71,18 @@ export function CreateAccountForm({ onDone, onDirtyChange }: AccountFormProps) {
   );
 }
 
-/** Spec §4.7 update of every §2.7 field. */
+/**
+ * Spec §4.7 update of every §2.7 field. `ownAccount`: the account's own administrators' page,
+ * where the name is shown, not changed (an operator's, as the reference server has it), and
+ * Cancel (`onCancel`, else `onDone`) puts the stored values back.
+ */
 export function AccountSettings({
   account,
+  ownAccount = false,
   onDone,
+  onCancel = onDone,
   onDirtyChange,
-}: AccountFormProps & { account: AccountDetail }) {
+}: AccountFormProps & { account: AccountDetail; ownAccount?: boolean; onCancel?: () => void }) {
   const { form, submit, zones, pending, formError } = useAccountSettingsEdit(
     account,
     onDone,
@@ -90,12 +96,14 @@ export function AccountSettings({
     label: string,
     hint: string | undefined,
     Control: 'input' | 'textarea',
+    readOnly = false,
   ) => (
     <FormField id={`${id}-${name}`} label={label} hint={hint} {...errorOf(label, errors[name])}>
       {(control) => (
         <Control
           {...control}
           {...(Control === 'input' ? { autoComplete: 'off' } : { rows: 3, spellCheck: false })}
+          readOnly={readOnly}
           {...form.register(name)}
         />
       )}
@@ -144,7 +152,9 @@ export function AccountSettings({
   return (
     <form className="stack" onSubmit={submit} noValidate aria-label="Account settings">
       <div className="form-grid">
-        {text('name', 'Name')}
+        {ownAccount
+          ? field('name', 'Name', 'Changed by an operator of the group.', 'input', true)
+          : text('name', 'Name')}
         {text('description', 'Description')}
         <FormField
           id={`${id}-timezone`}
@@ -233,7 +243,7 @@ export function AccountSettings({
         formError={formError}
         pending={pending}
         submitLabel="Save the settings"
-        onCancel={onDone}
+        onCancel={onCancel}
       />
     </form>
   );

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../../../api/errors.ts';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { lazyForm } from '../../../components/form/lazy-form.tsx';
@@ -13,9 +13,10 @@ const LazyAccountSettings = lazyForm(() =>
 
 /**
  * The account's own settings (spec §2.7) for its superadmin or a holder of `general_settings`
- * (§2.6 "Manage general account settings"), read and saved with spec §4.7 on its own account.
- * A server that keeps §4.7 to operators (global keys with `account`) refuses: the page says so in
- * words, and what would let the person in.
+ * (§2.6 "Manage general account settings"), read and saved with spec §4.7 on its own account: the
+ * reference server's extension (api/operations.ts OWN_ACCOUNT). A server that keeps §4.7 to
+ * operators (global keys with `account`, as spec v2 and EXTENSIONS=off do) refuses: the page says
+ * so in words, and what would let the person in.
  */
 export function OwnAccountSettings() {
   const caller = useCallerInfo();
@@ -31,6 +32,12 @@ export function OwnAccountSettings() {
     retry: false,
   });
   const [saved, setSaved] = useState(false);
+  // Each save or cancel starts the form again from the stored values: clean, so "Saved." stays
+  // until the next change.
+  const [round, setRound] = useState(0);
+  const onDirtyChange = useCallback((dirty: boolean) => {
+    if (dirty) setSaved(false);
+  }, []);
   useEffect(() => void LazyAccountSettings.preload(), []);
 
   if (!mayManage)
@@ -67,9 +74,18 @@ export function OwnAccountSettings() {
     <>
       {saved && <p role="status">Saved.</p>}
       <LazyAccountSettings
+        key={round}
         account={detail.data}
-        onDone={() => setSaved(true)}
-        onDirtyChange={() => setSaved(false)}
+        ownAccount
+        onDone={() => {
+          setRound((count) => count + 1);
+          setSaved(true);
+        }}
+        onCancel={() => {
+          setRound((count) => count + 1);
+          setSaved(false);
+        }}
+        onDirtyChange={onDirtyChange}
       />
     </>
   );

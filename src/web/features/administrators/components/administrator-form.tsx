@@ -21,6 +21,7 @@ import {
 } from '../model/administrator-form.ts';
 import { LimitMetadataPicker } from './limit-metadata-picker.tsx';
 import { LinesField } from './lines-field.tsx';
+import { PermissionReach } from './permission-reach.tsx';
 import {
   NOTIFICATION_MEANINGS,
   PERMISSION_GROUPS,
@@ -76,6 +77,7 @@ export function AdministratorForm({
     cidrUnchecked,
     welcome,
     applyPreset,
+    permissions,
   } = useAdministratorForm({ kind, defaultValues, onSubmit, onDirtyChange });
   const id = useId();
   const errors = form.formState.errors;
@@ -243,6 +245,11 @@ export function AdministratorForm({
             />
           </div>
         )}
+      />
+      <PermissionReach
+        permissions={permissions}
+        global={groupLevel}
+        subject={fields.description ? 'a key' : 'this administrator'}
       />
       {limitsLists && (
         <Controller

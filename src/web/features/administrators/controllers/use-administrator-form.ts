@@ -67,6 +67,8 @@ export function useAdministratorForm({
     // A password for the server's sign-in page: the reference server takes one (feature-detected
     // by its `caller.get` extension); spec v2 lists `password` for version 1 only.
     passwords: fields.password && callerInfo.data?.supported === true,
+    /** The permissions ticked now (what they open is shown before saving). */
+    permissions,
     limitsLists: permissions.includes('limit_lists'),
     limitsMetadata: permissions.includes('limit_metadata'),
     /** The limit permissions a confined principal passes on: shown ticked, not offered to untick. */

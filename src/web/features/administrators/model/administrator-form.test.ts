@@ -180,8 +180,10 @@ describe('permissions', () => {
   });
 
   it('names a preset whatever the order, and summarizes', () => {
-    const moderator = PERMISSION_PRESETS.find((preset) => preset.name === 'Moderator');
-    expect(presetOf([...(moderator?.permissions ?? [])].reverse())).toBe('Moderator');
+    const moderator = PERMISSION_PRESETS.find((p) => p.name === 'Moderate and send to lists');
+    expect(presetOf([...(moderator?.permissions ?? [])].reverse())).toBe(
+      'Moderate and send to lists',
+    );
     expect(presetOf(['list'])).toBeNull();
     expect(summarizePermissions([])).toBe('No permissions');
     expect(summarizePermissions(['superadmin'])).toBe('superadmin');

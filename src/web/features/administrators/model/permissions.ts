@@ -54,16 +54,22 @@ export const NOTIFICATION_MEANINGS: { value: Notification; meaning: string }[] =
   { value: 'approval', meaning: 'Notices of emails requiring approval' },
 ];
 
-/** Starting points for the permission checkboxes; the user may adjust them afterwards. */
+/**
+ * Starting points for the permission checkboxes, each named by what it allows (the user may adjust
+ * them afterwards). Spec §2.6 has no read-only permission: `audit` alone opens no contact, list or
+ * message (issue 27 item 4), so no preset promises reading only; the form shows what the chosen
+ * permissions open (model/permission-reach.ts).
+ */
 export const PERMISSION_PRESETS: { name: string; permissions: Permission[] }[] = [
-  { name: 'Read-only', permissions: ['audit'] },
-  { name: 'Moderator', permissions: ['approval', 'messages'] },
+  { name: 'Moderate held messages', permissions: ['approval'] },
+  { name: 'Moderate and send to lists', permissions: ['approval', 'messages'] },
+  { name: 'Manage list members', permissions: ['membership'] },
   {
-    name: 'List manager',
+    name: 'Manage lists, members and moderation',
     permissions: ['list', 'list_settings', 'membership', 'approval', 'messages'],
   },
   {
-    name: 'Full',
+    name: 'Everything (superadmin)',
     permissions: [
       'superadmin',
       'list',
@@ -91,7 +97,7 @@ export function presetOf(permissions: readonly string[]): string | null {
   return preset?.name ?? null;
 }
 
-/** A short summary for the table: "Full", a preset's name, or the permissions themselves. */
+/** A short summary for the table: a preset's name with the permissions, or the permissions. */
 export function summarizePermissions(permissions: readonly string[]): string {
   if (permissions.length === 0) return 'No permissions';
   const preset = presetOf(permissions);

@@ -1,24 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiClient } from '../../../../api/client.ts';
-import type {
-  HeldAction,
-  HeldMessage,
-  HeldOutcome,
-  HeldPage,
-} from '../../../../api/schemas/held.ts';
+import type { HeldMessage, HeldOutcome, HeldPage } from '../../../../api/schemas/held.ts';
 import { HELD_BULK_MAX } from '../../../../api/schemas/held.ts';
 import { apiFor, type AccountId } from '../../../lib/api-client.ts';
 import type { ExtensionAnswer } from '../../../lib/extensions.ts';
 import { rootKeys } from '../../../lib/query-keys.ts';
+import type { TriageInput } from '../../../lib/use-undoable-actions.ts';
 import { withoutHeld } from '../lib/held-page-data.ts';
 import { heldQueries } from './held-queries.ts';
 
-export interface HeldActionInput {
-  action: HeldAction;
-  messages: readonly HeldMessage[];
-  /** Reject only: added to the list's reject message. */
-  reason?: string;
-}
+/** An action on held messages; a reject's `reason` is added to the list's reject message. */
+export type HeldActionInput = TriageInput<HeldMessage>;
 
 /**
  * Approves, rejects or discards held messages, one (`/held/:id/<action>/`) or many (`/held/bulk/`,
@@ -26,7 +18,7 @@ export interface HeldActionInput {
  */
 export async function sendHeldAction(
   api: ApiClient,
-  { action, messages, reason }: HeldActionInput,
+  { action, items: messages, reason }: HeldActionInput,
 ): Promise<HeldOutcome[]> {
   const [only] = messages;
   if (messages.length === 1 && only) {
@@ -52,14 +44,14 @@ export function useHeldAction(accountId: AccountId) {
   return useMutation({
     mutationKey: [...heldQueries.all(accountId), 'act'],
     mutationFn: (input: HeldActionInput) => sendHeldAction(apiFor(accountId), input),
-    onMutate: async ({ messages }) => {
+    onMutate: async ({ items: messages }) => {
       await queryClient.cancelQueries({ queryKey: lists });
       const ids = messages.map((message) => message.id);
       queryClient.setQueriesData<ExtensionAnswer<HeldPage>>({ queryKey: lists }, (answer) =>
         withoutHeld(answer, ids),
       );
     },
-    onSuccess: (_results, { messages }) => {
+    onSuccess: (_results, { items: messages }) => {
       for (const message of messages) {
         queryClient.removeQueries({ queryKey: heldQueries.detail(accountId, message.id).queryKey });
       }

@@ -1,20 +1,18 @@
-import type { Ref } from 'react';
 import type { HeldMessage } from '../../../../api/schemas/held.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { SelectBox } from '../../../components/select-box.tsx';
+import {
+  SelectAllHeading,
+  TriageRow,
+  type TriageTableProps,
+} from '../../../components/triage/triage-table-parts.tsx';
 import { heldKey } from '../lib/held-key.ts';
 
-interface HeldTableProps {
+/** `current`: the row keyboard triage is on (j, k), the one the preview shows. */
+interface HeldTableProps extends TriageTableProps<HeldMessage> {
   messages: readonly HeldMessage[];
-  selected: ReadonlySet<string>;
-  onToggle: (message: HeldMessage, selected: boolean) => void;
-  onToggleAll: (selected: boolean) => void;
-  /** The row keyboard triage is on (j, k): the one the preview shows. */
-  current: string | null;
-  onCurrent: (key: string) => void;
   /** A subject was tapped or clicked (not pressed with Enter): the message is to be shown. */
   onTap: () => void;
-  ref?: Ref<HTMLTableElement>;
 }
 
 /**
@@ -31,19 +29,18 @@ export function HeldTable({
   onTap,
   ref,
 }: HeldTableProps) {
-  const allSelected = messages.length > 0 && messages.every((m) => selected.has(heldKey(m)));
   return (
-    <table className="held-table" ref={ref}>
+    <table className="triage-table" ref={ref}>
       <thead>
         <tr>
-          <th scope="col">
-            <SelectBox
-              label="Select every held message on this page"
-              checked={allSelected}
-              onChange={onToggleAll}
-            />
+          <SelectAllHeading
+            label="Select every held message on this page"
+            keys={messages.map(heldKey)}
+            selected={selected}
+            onToggleAll={onToggleAll}
+          >
             Subject
-          </th>
+          </SelectAllHeading>
           <th scope="col">From</th>
           <th scope="col">List</th>
           <th scope="col">Held</th>
@@ -55,12 +52,7 @@ export function HeldTable({
           const key = heldKey(message);
           const subject = message.subject.trim() || '(no subject)';
           return (
-            <tr
-              key={key}
-              className={key === current ? 'current' : undefined}
-              aria-current={key === current ? 'true' : undefined}
-              onFocus={() => onCurrent(key)}
-            >
+            <TriageRow key={key} rowKey={key} current={current} onCurrent={onCurrent}>
               <td data-label="Subject">
                 <SelectBox
                   label={`Select “${subject}”`}
@@ -97,7 +89,7 @@ export function HeldTable({
                   <span className="hint"> (and {message.reasons.length - 1} more)</span>
                 )}
               </td>
-            </tr>
+            </TriageRow>
           );
         })}
       </tbody>

@@ -14,6 +14,7 @@ import type { PostingDecision } from '../../../../../api/posting-policy/types.ts
 import { EmailAddress } from '../../../../../api/primitives.ts';
 import { describeError } from '../../../../lib/api-error-message.ts';
 import { apiFor, type AccountId } from '../../../../lib/api-client.ts';
+import { useCallerInfo } from '../../../../lib/caller-queries.ts';
 import { usePermissions } from '../../../../lib/permissions.ts';
 import { permissionsFor } from '../../../../lib/powers.ts';
 import { rootKeys } from '../../../../lib/query-keys.ts';
@@ -93,15 +94,19 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
     ASSUMED_ACCOUNT_DEFAULTS.notify_approval,
   );
   const [senderError, setSenderError] = useState<string | null>(null);
-  // The account's defaults (spec §2.7), read where the person may (an operator: spec §4.7 is
-  // for global keys with `account`); the choices below start from them.
+  // The account's defaults (spec §2.7), read where the person may: an operator (spec §4.7 is for
+  // global keys with `account`), or the account's own superadmin or holder of general_settings
+  // (the reference server's extension OWN_ACCOUNT); the choices below start from them.
   const { may, known, ...powers } = usePermissions();
-  const readsAccount = known && 'global' in powers && powers.global && may('accounts.get');
+  const caller = useCallerInfo();
+  const global = known && 'global' in powers && powers.global;
+  const readId = global ? accountId : (caller?.account?.id ?? null);
+  const readsAccount = known && may('accounts.get') && readId !== null;
   const account = useQuery({
-    queryKey: rootKeys.account(accountId ?? ''),
+    queryKey: rootKeys.account(readId ?? ''),
     queryFn: ({ signal }) =>
-      apiFor(null).call('accounts.get', { params: { id: accountId ?? '' }, signal }),
-    enabled: readsAccount && accountId !== null,
+      apiFor(null).call('accounts.get', { params: { id: readId ?? '' }, signal }),
+    enabled: readsAccount,
   });
   const [fromAccount, setFromAccount] = useState(false);
   if (account.data && !fromAccount) {
@@ -257,8 +262,8 @@ export function PostingTester({ accountId, listName }: PostingTesterProps) {
         <fieldset className="stack">
           <legend>The account’s defaults</legend>
           <p className="hint" aria-live="polite">
-            {!readsAccount || accountId === null
-              ? `This list uses the account’s default for some settings, which you may not read: an account’s settings need the ${permissionsFor('accounts.get')} permission with a global key (an operator’s, spec §4.7). Choose the account’s value to see what follows from it.`
+            {!readsAccount
+              ? `This list uses the account’s default for some settings, which you may not read: an account’s settings need the ${permissionsFor('accounts.get')} permission with a global key (an operator’s, spec §4.7), or general_settings on your own account where the server allows it. Choose the account’s value to see what follows from it.`
               : account.isPending
                 ? 'Reading the account’s defaults…'
                 : account.isError

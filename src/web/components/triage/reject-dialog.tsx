@@ -1,22 +1,33 @@
 import { useEffect, useId, useState } from 'react';
-import { SHORT_TEXT_MAX_LENGTH } from '../../../../api/constants.ts';
-import { Dialog } from '../../../components/dialog.tsx';
-import { FormField } from '../../../components/form/form-field.tsx';
+import { SHORT_TEXT_MAX_LENGTH } from '../../../api/constants.ts';
+import { Dialog } from '../dialog.tsx';
+import { FormField } from '../form/form-field.tsx';
+
+/** What a queue's reject dialog says of what it rejects. */
+export interface RejectWords {
+  noun: { one: string; many: string };
+  /** Who is told, and what happens: “The sender gets the list’s reject message…”. */
+  explanation: string;
+  /** The reason field's label, saying where the reason goes. */
+  reasonLabel: string;
+}
 
 /**
- * Asks for the reason of a rejection (optional): the sender gets the list's reject message with
+ * Asks for the reason of a rejection in a moderation queue (optional): whoever asked is told, with
  * it. The reason field has the focus, so Enter rejects and Escape cancels.
  */
 export function RejectDialog({
   count,
-  subject,
+  name,
+  words,
   onReject,
   onClose,
 }: {
   /** How many are rejected; 0: the dialog is closed. */
   count: number;
-  /** The subject, when one message is rejected. */
-  subject: string | null;
+  /** What the one rejected is called (a subject, an address), when one is. */
+  name: string | null;
+  words: RejectWords;
   onReject: (reason: string | undefined) => void;
   onClose: () => void;
 }) {
@@ -31,10 +42,13 @@ export function RejectDialog({
       open={count > 0}
       onClose={close}
       dirty={dirty}
-      title={count === 1 && subject !== null ? `Reject “${subject}”?` : `Reject ${count} messages?`}
+      title={
+        count === 1 && name !== null ? `Reject “${name}”?` : `Reject ${count} ${words.noun.many}?`
+      }
     >
       <RejectForm
         count={count}
+        words={words}
         onReject={(reason) => {
           setDirty(false);
           onReject(reason);
@@ -48,11 +62,13 @@ export function RejectDialog({
 
 function RejectForm({
   count,
+  words,
   onReject,
   onClose,
   onDirtyChange,
 }: {
   count: number;
+  words: RejectWords;
   onReject: (reason: string | undefined) => void;
   onClose: () => void;
   onDirtyChange: (dirty: boolean) => void;
@@ -69,11 +85,8 @@ function RejectForm({
         onReject(reason.trim() || undefined);
       }}
     >
-      <p>
-        {count === 1 ? 'The sender gets' : 'Each sender gets'} the list&rsquo;s reject message; the
-        message is not archived or sent to the list.
-      </p>
-      <FormField id={id} label="Reason (optional, added to the reject message)">
+      <p>{words.explanation}</p>
+      <FormField id={id} label={words.reasonLabel}>
         {(control) => (
           <input
             {...control}
@@ -86,7 +99,7 @@ function RejectForm({
       </FormField>
       <div className="actions">
         <button type="submit" className="button danger">
-          {count === 1 ? 'Reject the message' : `Reject the ${count} messages`}
+          {count === 1 ? `Reject the ${words.noun.one}` : `Reject the ${count} ${words.noun.many}`}
         </button>
         <button type="button" className="button" onClick={onClose}>
           Cancel
