@@ -1,6 +1,6 @@
-import { apiAs, createKey, signInWithKey, uniqueName } from './fixtures/dashboard.ts';
+import { signInWithKey } from './fixtures/dashboard.ts';
 import { expectNoAxeViolations } from './fixtures/axe.ts';
-import { expect, test as mailTest, type MailSink } from './fixtures/mail.ts';
+import { accountWithDomain, expect, test as mailTest, type MailSink } from './fixtures/mail.ts';
 
 /**
  * Issue 26 item 1, the dashboard's part: a delivery bounced by real SMTP (a Postfix report to the
@@ -41,12 +41,7 @@ test('a bounced address is marked on the members and contact pages with its scor
   mailSink,
   sendMail,
 }) => {
-  const root = apiAs(server, (await createKey(server, 'global')).key);
-  const name = uniqueName('bounces');
-  const domain = `${name}.example`;
-  await root.accounts.create({ name, domain });
-  const { key } = await createKey(server, { account: name });
-  const api = apiAs(server, key);
+  const { domain, key, api } = await accountWithDomain(server, 'bounces');
   await api.lists.create({ name: 'news' });
   const ann = `ann@${domain}`;
   const bob = `bob@${domain}`;
@@ -57,14 +52,18 @@ test('a bounced address is marked on the members and contact pages with its scor
   });
   await api.contacts.create({ firstname: 'Bob', emails: [bob], lists: ['news'] });
 
-  // A real post; Ann's copy bounces back to its return path as Postfix writes it.
-  await api.messages.send({ list: 'news', subject: 'Meeting on Friday', content_plain: 'Hello' });
-  const copy = await copyTo(mailSink, ann, 'Meeting on Friday');
-  await sendMail({
-    envelope: { from: '', to: [copy?.from ?? ''] },
-    raw: await postfixBounce(copy?.from ?? '', ann),
-  });
-  await expect.poll(async () => (await api.emails.get(ann)).paused).toBe(true);
+  /** A real post whose copy to Ann bounces to its return path, as Postfix writes it: paused. */
+  async function bouncePost(subject: string) {
+    await api.messages.send({ list: 'news', subject, content_plain: 'Hello' });
+    const returnPath = (await copyTo(mailSink, ann, subject))?.from ?? '';
+    await sendMail({
+      envelope: { from: '', to: [returnPath] },
+      raw: await postfixBounce(returnPath, ann),
+    });
+    await expect.poll(async () => (await api.emails.get(ann)).paused).toBe(true);
+  }
+
+  await bouncePost('Meeting on Friday');
 
   await signInWithKey(page, key, { path: '/lists/news/members' });
   const table = page.getByRole('table');
@@ -87,13 +86,7 @@ test('a bounced address is marked on the members and contact pages with its scor
   expect((await api.emails.get(ann)).paused).toBe(false);
 
   // Bounced again: the contact page says why the address is paused, and clears it there too.
-  await api.messages.send({ list: 'news', subject: 'Minutes', content_plain: 'Notes' });
-  const second = await copyTo(mailSink, ann, 'Minutes');
-  await sendMail({
-    envelope: { from: '', to: [second?.from ?? ''] },
-    raw: await postfixBounce(second?.from ?? '', ann),
-  });
-  await expect.poll(async () => (await api.emails.get(ann)).paused).toBe(true);
+  await bouncePost('Minutes');
 
   await annRow.getByRole('link', { name: 'Ann' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Ann' })).toBeVisible();
