@@ -54,9 +54,11 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     // A lazy import preloads only the chunks its importer did not already load: a page's list of
-    // them cost it 0.25 kB gzip per import site (the bounce markers', issue 26 item 1).
+    // them cost it 0.25 kB gzip per import site (the bounce markers', issue 26 item 1). The
+    // entry's <link rel="modulepreload"> tags (hostType 'html') stay as they are.
     modulePreload: {
-      resolveDependencies: (_file, deps, { hostId }) => loadedChunks.notIn(hostId, deps),
+      resolveDependencies: (_file, deps, { hostId, hostType }) =>
+        hostType === 'js' ? loadedChunks.notIn(hostId, deps) : deps,
     },
     emptyOutDir: true,
     // bench/run.ts reads the manifest to find the initial chunks for the bundle budget.
