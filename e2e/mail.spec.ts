@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { apiAs, createKey, signInWithKey, uniqueName } from './fixtures/dashboard.ts';
-import { expect, test, type MailSink } from './fixtures/mail.ts';
+import { signInWithKey } from './fixtures/dashboard.ts';
+import { accountWithDomain, expect, test, type MailSink } from './fixtures/mail.ts';
 
 /**
  * Issue 18 item 6: mail by real SMTP end to end. The server listens on SMTP_IN_PORT and sends
@@ -30,13 +30,7 @@ test('mail by SMTP: held on the Held page, approved with the keyboard, sent with
   mailSink,
   sendMail,
 }) => {
-  // An account with a mail domain: only the global API sets it (on create).
-  const root = apiAs(server, (await createKey(server, 'global')).key);
-  const name = uniqueName('mail');
-  const domain = `${name}.example`;
-  await root.accounts.create({ name, domain });
-  const { key } = await createKey(server, { account: name });
-  const api = apiAs(server, key);
+  const { name, domain, key, api } = await accountWithDomain(server, 'mail');
   await api.lists.create({
     name: 'moderated',
     moderate: 1,
@@ -94,7 +88,9 @@ test('mail by SMTP: held on the Held page, approved with the keyboard, sent with
   expect(delivered?.parsed.text).toContain('See you there.');
   expect(delivered?.parsed.text).toContain('You are on the moderated list.');
   // VERP (issue 26): the return path names this delivery's list and address.
-  expect(delivered?.from).toMatch(new RegExp(`^moderated-bounces\\+[a-z2-7]+@${domain.replace(/\./g, '\\.')}$`));
+  expect(delivered?.from).toMatch(
+    new RegExp(`^moderated-bounces\\+[a-z2-7]+@${domain.replace(/\./g, '\\.')}$`),
+  );
   expect((await api.messages.list()).data.map((m) => m.subject)).toEqual(['Meeting on Friday']);
 
   // The archive in the dashboard shows it too.

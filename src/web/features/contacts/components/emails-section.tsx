@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { Email } from '../../../../api/schemas/email.ts';
+import { LazyBounces } from '../../../components/bounces/lazy-bounces.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import { SaveStatus } from '../../../components/form/save-status.tsx';
@@ -10,7 +11,10 @@ import { FormField } from '../../../components/form/form-field.tsx';
 import { errorOf } from '../../../components/form/field-error-text.ts';
 import { useAddEmail } from '../controllers/use-add-email.ts';
 
-/** Spec §2.2 and §4.2: a contact's addresses, their digest and paused flags, and confirmation. */
+/**
+ * Spec §2.2 and §4.2: a contact's addresses, their digest and paused flags (with the bounces that
+ * paused one, issue 26 item 1), and confirmation.
+ */
 export function EmailsSection({
   accountId,
   contactRef,
@@ -24,11 +28,13 @@ export function EmailsSection({
 }) {
   const [deleting, setDeleting] = useState<Email | null>(null);
   const headingId = useId();
+  const bounces = { accountId, scope: { contact: contactRef } };
 
   return (
     <section className="stack" aria-labelledby={headingId}>
       <h2 id={headingId}>Email addresses</h2>
       <p className="hint">The daily digest and paused boxes save as soon as they change.</p>
+      <LazyBounces {...bounces} />
       <div className="table-scroll">
         <table ref={keepFocusWhenRowsGo}>
           <thead>
@@ -49,6 +55,10 @@ export function EmailsSection({
                 {(['digest', 'paused'] as const).map((flag) => (
                   <td key={flag}>
                     <FlagCheckbox accountId={accountId} email={email} flag={flag} />
+                    {/* Why it is paused, or that it bounces (issue 26 item 1). */}
+                    {flag === 'paused' && (
+                      <LazyBounces {...bounces} email={email.id} address={email.email} />
+                    )}
                   </td>
                 ))}
                 <td>{email.confirmed ? 'Yes' : 'No'}</td>

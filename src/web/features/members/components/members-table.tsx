@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Membership } from '../../../../api/schemas/membership.ts';
+import { LazyBounces } from '../../../components/bounces/lazy-bounces.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ErrorMessage } from '../../../components/error-message.tsx';
 import type { AccountId } from '../../../lib/api-client.ts';
@@ -81,7 +82,8 @@ function DigestCell({
 }
 
 /**
- * One page of members: select, name (to the contact's page), addresses, digest, remove. Selecting
+ * One page of members: select, name (to the contact's page), addresses (a bouncing one marked, issue
+ * 26 item 1), digest, remove. Selecting
  * and removing show only to a principal that may remove members, the digest control only to one
  * that may change memberships (lib/permissions.ts).
  */
@@ -106,11 +108,13 @@ export function MembersTable({
   // Said once done (issue 27 item 6): the row leaves, and the page says whom it was.
   const [removed, setRemoved] = useState('');
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(rowKey(row)));
+  const bounces = { accountId, scope: { list } };
   return (
     <>
       <p role="status" className="summary">
         {removed}
       </p>
+      <LazyBounces {...bounces} />
       <table className="members-table" ref={keepFocusWhenRowsGo}>
         <thead>
           <tr>
@@ -159,6 +163,7 @@ export function MembersTable({
                   {row.contact.emails.map((email) => (
                     <span key={String(email.id)} className="cell-line">
                       {email.email}
+                      <LazyBounces {...bounces} email={email.id} address={email.email} />
                     </span>
                   ))}
                 </td>
