@@ -420,6 +420,52 @@ describeEachDialect('listkeeper demo', (dialect) => {
     },
   );
 
+  it.runIf(dialect === 'postgres')(
+    'builds the GIN search indexes after a load that doubles the contacts, and keeps them otherwise (issue 28 item 7)',
+    async () => {
+      const db = server.database.db;
+      const ginIndexes = async () =>
+        (
+          await sql<{ name: string; definition: string; oid: number }>`select indexname as name,
+            indexdef as definition, (quote_ident(indexname))::regclass::oid::int as oid
+          from pg_indexes where tablename = 'contact_search' and indexdef like '% USING gin %'
+          order by indexname`.execute(db)
+        ).rows;
+      const before = await ginIndexes();
+      expect(before.map((index) => index.name)).toEqual([
+        'contact_search_grams',
+        'contact_search_trgm',
+      ]);
+      const contactsNow = Number(
+        (await db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+      );
+      // A top-up to at least twice the contacts: dropped and built again, the same definitions.
+      const grown = await runDemo(['--contacts', String(2 * contactsNow)], server.database);
+      const rebuilt = await ginIndexes();
+      expect(rebuilt.map(({ name, definition }) => ({ name, definition }))).toEqual(
+        before.map(({ name, definition }) => ({ name, definition })),
+      );
+      for (const [at, index] of rebuilt.entries()) expect(index.oid).not.toBe(before[at]?.oid);
+      // A smaller top-up keeps them and writes their entries row by row.
+      await runDemo(['--contacts', String(2 * contactsNow + 10)], server.database);
+      expect(await ginIndexes()).toEqual(rebuilt);
+      // Both indexes answer (terms in no list name, which a search matches too, spec §4.1).
+      for (const term of ['xu', 'q', 'ng', 'son']) {
+        const found = asContacts(
+          await server.request('GET', '/api/2/contacts/', {
+            key: grown.account_key,
+            query: { search: term, limit: 1 },
+          }),
+        ).count;
+        const scanned = await sql<{ n: string }>`select count(*) as n from contact_search s
+          join accounts a on a.id = s.account_id
+          where a.name = 'demo' and strpos(s.search_text, ${term}) > 0`.execute(db);
+        expect(found, term).toBe(Number(scanned.rows[0]?.n));
+      }
+      expect(await staleSearchRows(db)).toEqual([]);
+    },
+  );
+
   it('refuses a --contacts that is no whole number in range', async () => {
     for (const value of ['-1', 'many', '1.5', '2000000']) {
       await expect(runDemo(['--contacts', value], server.database)).rejects.toThrow(/--contacts/);

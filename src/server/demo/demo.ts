@@ -17,6 +17,7 @@ import {
 import { insertAdministrator } from '../repositories/administrators.repository.ts';
 import {
   BATCH_SIZE,
+  countAllContacts,
   countContacts,
   countMessagesOf,
   existingEmailKeys,
@@ -30,6 +31,7 @@ import {
   sampleMembers,
   setPasswordHash,
   withDeferredSearchIndex,
+  withSearchIndexesBuiltAfter,
 } from '../repositories/demo.repository.ts';
 import { emailKey } from '../repositories/emails.repository.ts';
 import { LIST_DEFAULTS, type ListSettings } from '../repositories/lists.mapper.ts';
@@ -305,23 +307,27 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
   // One transaction: a run that fails leaves nothing half-written, and one commit is one fsync.
   const result = await database.db.transaction().execute(async (db) => {
     const accountIds: Record<string, number> = {};
-    for (const plan of plans(contacts)) {
-      const { row, existed } = await ensureAccount(db, plan);
-      accountIds[plan.name] = row.id;
-      const listIds = await ensureLists(db, row.id, plan.lists);
-      const fieldIds = await ensureFields(db, row.id, plan.fields);
-      await withDeferredSearchIndex(db, () =>
-        topUpContacts(db, {
-          accountId: row.id,
-          plan,
-          listIds,
-          fieldIds,
-          checkCollisions: existed,
-        }),
-      );
-      if ((await countMessagesOf(db, row.id)) === 0) await seedThreads(db, row, listIds);
-      for (const person of plan.people) await ensurePerson(db, row.id, person);
-    }
+    // At least doubling the contacts: the search indexes are built after the load, not row by row.
+    const rebuild = contacts >= 2 * (await countAllContacts(db));
+    await withSearchIndexesBuiltAfter(db, rebuild, async () => {
+      for (const plan of plans(contacts)) {
+        const { row, existed } = await ensureAccount(db, plan);
+        accountIds[plan.name] = row.id;
+        const listIds = await ensureLists(db, row.id, plan.lists);
+        const fieldIds = await ensureFields(db, row.id, plan.fields);
+        await withDeferredSearchIndex(db, () =>
+          topUpContacts(db, {
+            accountId: row.id,
+            plan,
+            listIds,
+            fieldIds,
+            checkCollisions: existed,
+          }),
+        );
+        if ((await countMessagesOf(db, row.id)) === 0) await seedThreads(db, row, listIds);
+        for (const person of plan.people) await ensurePerson(db, row.id, person);
+      }
+    });
     for (const person of GLOBAL_PEOPLE) await ensurePerson(db, null, person);
     // The bulk load stored no documents (migration 0500); the first GETs should not render them.
     await renderAllMissingDocumentsWithin(db);
@@ -332,7 +338,8 @@ export async function runDemo(args: string[], database: DatabaseHandle): Promise
     // Every demo person gets a new password on each run, so the printed ones are the ones that work.
     const people: DemoPerson[] = [];
     for (const plan of plans(contacts)) {
-      for (const person of plan.people) people.push(await freshPassword(db, accountIds[plan.name] ?? 0, plan.name, person));
+      for (const person of plan.people)
+        people.push(await freshPassword(db, accountIds[plan.name] ?? 0, plan.name, person));
     }
     for (const person of GLOBAL_PEOPLE) people.push(await freshPassword(db, null, null, person));
     const administrator = people.find((p) => p.username === DEMO_ADMINISTRATOR);
@@ -609,6 +616,7 @@ async function freshKey(
 ): Promise<string> {
   const existing = await findDemoAdministrator(db, accountId, { description });
   if (existing) return (await issueKey(db, existing.id, new Date())).key;
-  return (await createApiKeyAdministrator(db, { accountId, permissions, description, now: new Date() }))
-    .key;
+  return (
+    await createApiKeyAdministrator(db, { accountId, permissions, description, now: new Date() })
+  ).key;
 }

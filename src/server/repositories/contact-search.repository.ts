@@ -421,10 +421,12 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
   // A term of 1 or 2 characters has no trigram: the index of short substrings (migration
   // 2026-11-27T0000) finds it, unless it is in a quarter of the contacts or more
   // (POSTGRES_BROAD_SHARE), or the page reads the ids in order (POSTGRES_PAGE_WALK_ROWS). The
-  // LIKE comes first: where the planner reads the account's rows instead, each is compared with it
-  // before the substrings of its text are computed. `|| ''` keeps it from the trigram index,
-  // which would read every entry for a pattern without a trigram (250 ms over 100,000 contacts,
-  // ANDed with the right index).
+  // text is compared first: where the planner reads the account's rows (or another term's matches)
+  // instead, each is compared before the substrings of its text are computed (48 µs a text against
+  // 0.6 for the comparison). With `strpos`, not LIKE: no index looks a function up (LIKE needed
+  // `|| ''`, or the trigram index would read every entry for a pattern without a trigram), and it
+  // neither copies the text nor reads a pattern. Over the 2,114 contacts holding `xu` in 100,000,
+  // the count took 1.8 ms against 2.2 (issue 28 item 7). Both texts are lower-cased already.
   const shares = await postgresTermShares(
     db,
     terms.map(({ term }) => term).filter((term) => !indexable(term)),
@@ -435,7 +437,7 @@ async function runPostgres(db: Kysely<Database>, query: ContactIdQuery): Promise
     return !(forPage && share * POSTGRES_PAGE_WALK_ROWS >= query.offset + query.limit);
   };
   const grams = (term: string) =>
-    sql`${like(sql`(${text} || '')`, term)} and listkeeper_grams(${text}) @> ${[term]}::text[]`;
+    sql`strpos(${text}, ${term}) > 0 and listkeeper_grams(${text}) @> ${[term]}::text[]`;
   const textMatch = (term: string, forPage: boolean) => {
     if (gramIndexed(term, forPage)) return sql`(${grams(term)})`;
     const part = lookupPart(term);
