@@ -199,7 +199,13 @@ describe('SECURITY.md 39: the relay password and the DKIM key stay secret', () =
           ['/api/2/contacts/', { emails: 'ann@members.example', lists: 'news' }],
           [
             '/api/2/users/',
-            { username: 'boss@lists.example', permissions: 'approval', notifications: 'approval' },
+            // No welcome mail (spec §2.6 welcome_email, on by default): the mail here is the post's.
+            {
+              username: 'boss@lists.example',
+              permissions: 'approval',
+              notifications: 'approval',
+              welcome_email: '0',
+            },
           ],
           ['/api/2/messages/', { list: 'news', subject: 'Hello', content_plain: 'News for all.' }],
         ] as const) {
