@@ -64,6 +64,13 @@ describeEachDialect('bounces (issue 26)', (dialect) => {
     return copy?.from ?? '';
   }
 
+  /** The audit log's entries of a bounce action, newest first. */
+  async function auditOf(operation: string): Promise<Record<string, unknown>[]> {
+    const answer = await server.request('GET', '/api/2/audit/', { query: { operation, limit: 100 } });
+    expect(answer.status, answer.body).toBe(200);
+    return (answer.json as { data: Record<string, unknown>[] }).data;
+  }
+
   async function stateOf(address: string): Promise<BounceState | undefined> {
     const page = await server.request('GET', '/api/2/bounces/');
     expect(page.status).toBe(200);
@@ -161,6 +168,15 @@ describeEachDialect('bounces (issue 26)', (dialect) => {
     const [notice] = mailsTo(await rig.sentSince(mark), 'owner@acme.example');
     expect(notice?.parsed.subject).toBe(`Bounces paused ann@example.org on garden@${domain}`);
     expect(notice?.parsed.text).toContain('User unknown');
+    // The audit log has it, the system's, by mail (issue 26 item 4).
+    expect(await auditOf('bounce.pause')).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: 'system' }) as unknown,
+        service: 'mail',
+        object: expect.objectContaining({ type: 'email', list: 'garden' }) as unknown,
+        changes: [{ field: 'paused', old: false, new: true }],
+      }),
+    ]);
     // A paused address gets no more of the list's mail; the others do.
     const copies = await post('garden');
     expect([...copies.keys()]).toEqual(['bob@example.org']);
@@ -191,6 +207,10 @@ describeEachDialect('bounces (issue 26)', (dialect) => {
     expect(await listsOf('ann@example.org')).toEqual([]);
     expect(mailsTo(mails, 'owner@acme.example').map((m) => m.parsed.subject)).toEqual([
       `Bounces removed ann@example.org from garden@${domain}`,
+    ]);
+    expect(await auditOf('bounce.warn')).toHaveLength(3);
+    expect(await auditOf('bounce.remove')).toEqual([
+      expect.objectContaining({ object: expect.objectContaining({ type: 'membership', list: 'garden' }) as unknown }),
     ]);
     const removed = await stateOf('ann@example.org');
     expect(removed?.warnings_sent).toBe(3);

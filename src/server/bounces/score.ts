@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordBounceAction } from '../audit/mail-records.ts';
 import type { Database } from '../db/schema.ts';
 import { findPublicListById, type PublicList } from '../members/public-list.ts';
 import {
@@ -79,6 +80,18 @@ export async function recordBounce(
   await saveBounceState(db, state);
   await setEmailPaused(db, target.emailId, true);
   const lists = await listsOf(db, target.emailId);
+  const tipped = lists.find((list) => list.id === target.listId);
+  // Issue 26 item 4: the pause is in the audit log, the system's, on the list whose bounce made it.
+  if (tipped)
+    await recordBounceAction(db, now, {
+      accountId: target.accountId,
+      list: tipped,
+      address: member.email,
+      emailId: target.emailId,
+      action: 'pause',
+      score: state.score,
+      reason: state.last_status ?? state.last_reason,
+    });
   await queuePauseNotice(db, lists, member.email, state, settings, now);
   return 'paused';
 }

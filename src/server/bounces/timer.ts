@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordBounceAction } from '../audit/mail-records.ts';
 import type { Database } from '../db/schema.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { MemberLinks } from '../members/links.ts';
@@ -107,6 +108,14 @@ async function actOn(
         { memberPage, warning: next.warnings, removalOn },
         now,
       );
+      await recordBounceAction(db, now, {
+        accountId: list.accountId,
+        list,
+        address: email.email,
+        emailId,
+        action: 'warn',
+        score: state.score,
+      });
     }
     await saveBounceState(db, next);
     return 'warned';
@@ -117,20 +126,37 @@ async function actOn(
   const left = (await contactHasAnotherReceivingAddress(db, email.contact_id, emailId))
     ? []
     : await leaveAll(db, lists, emailId);
-  await queueRemovalNotice(db, left, email.email, next, now);
+  for (const { list, membershipId } of left)
+    await recordBounceAction(db, now, {
+      accountId: list.accountId,
+      list,
+      address: email.email,
+      emailId,
+      membershipId,
+      action: 'remove',
+      score: state.score,
+    });
+  await queueRemovalNotice(
+    db,
+    left.map(({ list }) => list),
+    email.email,
+    next,
+    now,
+  );
   return 'removed';
 }
 
-/** Ends the address's contact's memberships of `lists`; answers the lists it left. */
+/** Ends the address's contact's memberships of `lists`; answers the lists it left, and how. */
 async function leaveAll(
   db: Kysely<Database>,
   lists: readonly PublicList[],
   emailId: number,
-): Promise<PublicList[]> {
-  const left: PublicList[] = [];
+): Promise<{ list: PublicList; membershipId: number | null }[]> {
+  const left: { list: PublicList; membershipId: number | null }[] = [];
   for (const list of lists) {
     const member = await findMemberOfList(db, list.accountId, list.id, { emailId });
-    if (member && (await leaveList(db, list, member))) left.push(list);
+    if (member && (await leaveList(db, list, member)))
+      left.push({ list, membershipId: member.membershipId ?? null });
   }
   return left;
 }
