@@ -88,6 +88,8 @@ test('every request of a global key carries the account of the URL', async ({ pa
     '/api/2/held/',
     '/api/2/lists/',
     '/api/2/messages/',
+    // The navigation's Requests count, loaded with Held's (issue 25 item 5).
+    '/api/2/requests/',
     '/api/2/users/',
   ]);
   for (const url of accountScoped)
