@@ -41,6 +41,7 @@ import { API_PERSON } from '../repositories/users.mapper.ts';
 import { usernameTaken } from '../repositories/users.repository.ts';
 import { DEFAULT_MAX_CONTACTS } from './provisioning.service.ts';
 import { assertRunnablePatterns } from './saved-patterns.ts';
+import { pathId } from './path-id.ts';
 
 /** Spec §2.7: the account settings that hold regular expressions (SECURITY.md 31). */
 const RESTRICT_FIELDS = ['restrict_contact', 'restrict_contact_subscription'] as const;
@@ -79,7 +80,7 @@ export async function getAccount(
   own: AccountRow | null,
 ): Promise<AccountDetail> {
   assertOwnAccount(own, idText);
-  const id = toId(idText);
+  const id = pathId(idText);
   const row = id === null ? undefined : await findFilteredAccount(db, id, filtersOf(query));
   if (!row) throw notFound('Account');
   return detailOf(db, row);
@@ -217,7 +218,7 @@ export async function deleteAccount(
  * not, gets the same 403, so that it tells nothing of the group's other accounts (SECURITY.md 33).
  */
 function assertOwnAccount(own: AccountRow | null, idText: string): void {
-  if (own !== null && toId(idText) !== own.id)
+  if (own !== null && pathId(idText) !== own.id)
     throw forbidden('Accounts are managed with a global key: this key reaches its own account only');
 }
 
@@ -244,7 +245,7 @@ function filtersOf(query: AccountQuery): AccountFilters {
 }
 
 async function accountById(db: Kysely<Database>, idText: string): Promise<AccountRow> {
-  const id = toId(idText);
+  const id = pathId(idText);
   const row = id === null ? undefined : await findFilteredAccount(db, id, {});
   if (!row) throw notFound('Account');
   return row;
@@ -258,11 +259,6 @@ async function detailOf(db: Kysely<Database>, row: AccountRow): Promise<AccountD
   return toAccountDetail(row, lists.get(row.id) ?? [], users.get(row.id) ?? []);
 }
 
-function toId(text: string): number | null {
-  if (!/^\d{1,9}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 ? id : null;
-}
 
 function nameTaken(name: string) {
   return badRequest(`name: an account named ${name} already exists`);

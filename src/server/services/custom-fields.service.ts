@@ -31,6 +31,7 @@ import {
 } from '../repositories/custom-fields.repository.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { fieldKey, isFieldVisible } from './custom-field-keys.ts';
+import { pathId } from './path-id.ts';
 
 /** A custom field as the CLI and the demo see it. */
 export interface CustomField {
@@ -287,9 +288,8 @@ async function visibleField(
   principal: Principal,
   idText: string,
 ): Promise<CustomFieldRow> {
-  const row = /^\d{1,9}$/.test(idText)
-    ? await findFieldById(db, accountId, Number(idText))
-    : undefined;
+  const id = pathId(idText);
+  const row = id === null ? undefined : await findFieldById(db, accountId, id);
   if (!row || !isFieldVisible(row, metadataLimit(principal))) throw notFound('Custom field');
   return row;
 }

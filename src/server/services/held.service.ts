@@ -10,7 +10,6 @@ import type {
   HeldSource,
 } from '../../api/schemas/held.ts';
 import { HELD_PAGE_LIMITS } from '../../api/schemas/held.ts';
-import type { Id } from '../../api/primitives.ts';
 import { visibleListNames, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/http-error.ts';
@@ -41,6 +40,7 @@ import {
   findHeld,
   pageHeld,
 } from '../repositories/held.repository.ts';
+import { pathId } from './path-id.ts';
 
 export async function listHeld(
   db: Kysely<Database>,
@@ -72,7 +72,7 @@ export async function getHeld(
   principal: Principal,
   idText: string,
 ): Promise<HeldMessageDetail> {
-  const id = toId(idText);
+  const id = pathId(idText);
   const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
   return toHeldDetail(row, await loadHeldContent(row));
@@ -88,7 +88,7 @@ export async function getHeldSource(
   principal: Principal,
   idText: string,
 ): Promise<HeldSource> {
-  const id = toId(idText);
+  const id = pathId(idText);
   const [row] = id === null ? [] : await findHeld(db, accountId, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
   const { raw } = await loadHeldContent(row);
@@ -105,7 +105,7 @@ export async function actOnHeld(
   now: Date,
   reason?: string,
 ): Promise<HeldOutcome> {
-  const id = toId(idText);
+  const id = pathId(idText);
   const [row] =
     id === null ? [] : await findHeld(db, account.id, [id], visibleListNames(principal));
   if (!row) throw notFound('Held message');
@@ -124,7 +124,7 @@ export async function actOnHeldBulk(
 ): Promise<{ results: HeldOutcome[] }> {
   const ids: number[] = [];
   for (const value of input.ids) {
-    const id = toId(value);
+    const id = pathId(value);
     if (id === null) throw badRequest(`ids: no held message ${String(value)}`);
     if (!ids.includes(id)) ids.push(id);
   }
@@ -242,9 +242,3 @@ async function tellRejected(
 }
 
 /** Service identifiers are positive integers; anything else names no held message. */
-function toId(value: Id): number | null {
-  const text = String(value);
-  if (!/^\d{1,15}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 && id <= 2_147_483_647 ? id : null;
-}

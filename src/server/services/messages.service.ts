@@ -26,6 +26,7 @@ import {
   setThread,
 } from '../repositories/messages.repository.ts';
 import { fetchMessageImage, RemoteImageError } from '../../gateway/remote-image.ts';
+import { pathId } from './path-id.ts';
 
 /** The host part of generated Message-IDs (RFC 5322 msg-id: `<left@right>`). */
 export const MESSAGE_ID_DOMAIN = 'listkeeper.local';
@@ -87,7 +88,7 @@ export async function sendMessage(
   let threadId: number | null = null;
   let parentId: number | null = null;
   if (input.parent !== undefined) {
-    const parent = await findMessage(db, account.id, toId(input.parent) ?? 0, null);
+    const parent = await findMessage(db, account.id, pathId(input.parent) ?? 0, null);
     if (!parent || parent.list_id !== list.id) {
       throw badRequest(`parent: no message ${String(input.parent)} in list ${list.name}`);
     }
@@ -161,7 +162,7 @@ async function visibleMessage(
   principal: Principal,
   idText: string,
 ) {
-  const id = toId(idText);
+  const id = pathId(idText);
   const row =
     id === null ? undefined : await findMessage(db, accountId, id, visibleListNames(principal));
   if (!row) throw notFound('Message');
@@ -169,9 +170,3 @@ async function visibleMessage(
 }
 
 /** Service identifiers are positive integers; anything else names no message. */
-function toId(value: string | number): number | null {
-  const text = String(value);
-  if (!/^\d{1,15}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 && id <= 2_147_483_647 ? id : null;
-}

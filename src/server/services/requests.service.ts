@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Id } from '../../api/primitives.ts';
 import {
   REQUEST_PAGE_LIMITS,
   type MemberRequest,
@@ -24,6 +23,7 @@ import {
   pageWaiting,
   type MemberRequestWithList,
 } from '../repositories/member-requests.repository.ts';
+import { pathId } from './path-id.ts';
 
 /**
  * The moderators' queue of join and leave requests (issue 25 item 5, extension `requests.*`),
@@ -61,7 +61,7 @@ export async function actOnRequest(
   action: RequestAction,
   reason?: string,
 ): Promise<RequestOutcome> {
-  const id = toId(idText);
+  const id = pathId(idText);
   const [row] =
     id === null ? [] : await findWaiting(ctx.db, accountId, [id], visibleListNames(principal));
   if (!row) throw notFound('Request');
@@ -79,7 +79,7 @@ export async function actOnRequestsBulk(
 ): Promise<{ results: RequestOutcome[] }> {
   const ids: number[] = [];
   for (const value of input.ids) {
-    const id = toId(value);
+    const id = pathId(value);
     if (id === null) throw badRequest(`ids: no request ${String(value)}`);
     if (!ids.includes(id)) ids.push(id);
   }
@@ -127,9 +127,3 @@ function toMemberRequest(row: MemberRequestWithList): MemberRequest {
   };
 }
 
-function toId(value: Id): number | null {
-  const text = String(value);
-  if (!/^\d{1,15}$/.test(text)) return null;
-  const id = Number(text);
-  return id > 0 && id <= 2_147_483_647 ? id : null;
-}

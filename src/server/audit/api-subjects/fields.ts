@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { findFieldById, type CustomFieldRow } from '../../repositories/custom-fields.repository.ts';
 import { requireAccount } from '../../routes/route-support.ts';
+import { pathId } from '../../services/path-id.ts';
 import type { AuditRecord } from '../audit-record.ts';
 import { changesBetween, type ObjectState } from '../changes.ts';
 import { stateOf, subject } from '../api-subject.ts';
@@ -35,7 +36,7 @@ function fieldEntry(
 
 async function fieldOfPath(db: Kysely<Database>, accountId: number, idText: string) {
   // The path's id as the service reads it; anything else names no field (the write is a 404).
-  const id = /^\d{1,15}$/.test(idText) ? Number(idText) : null;
+  const id = pathId(idText);
   return id === null ? null : ((await findFieldById(db, accountId, id)) ?? null);
 }
 
