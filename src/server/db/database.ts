@@ -1,14 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import {
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  type SqliteDatabase as SqliteDialectDatabase,
-} from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.ts';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.ts';
 import { registerSqliteFunctions } from './sqlite-functions.ts';
 import { usePostgresDirectReader, useSqliteDirectReader } from './direct-reader.ts';
 import { startReadPool, useReadPool } from './heavy-reader.ts';
@@ -72,7 +68,7 @@ function openSqlite(dataDir: string): { handle: DatabaseHandle; file: SqliteData
   assertPragma(file, 'foreign_keys', 1);
   registerSqliteFunctions(file);
   const cached = withStatementCache(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cached }) });
   useSqliteDirectReader(db, file, cached);
   // Long reads run on threads of their own (db/heavy-reader.ts), started when the first one comes.
   const pool = startReadPool(filename);
