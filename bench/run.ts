@@ -101,7 +101,7 @@ const sections: { id: string; chosen: boolean; run: () => Promise<SectionResult>
   {
     id: 'lighthouse',
     chosen: flags.lighthouse,
-    run: () => lighthouseSection({ distDir, runs: 3, progress }),
+    run: () => lighthouseSection({ distDir, runs: Number(process.env.LIGHTHOUSE_RUNS ?? 3), progress }),
   },
   {
     id: 'load',
