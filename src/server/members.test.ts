@@ -532,6 +532,23 @@ describeEachDialect('members join and leave on their own (issue 25)', (dialect) 
       expect(await mailsTo(server, 'victim@example.org')).toHaveLength(2);
     });
 
+    it('counts the hour from the last mail, not by the clock: 10:59 and 11:00 do not both mail', async () => {
+      const list = await createList('bomb-edge');
+      const hour = 3_600_000;
+      // The form is sent 5 s after the page is read (public-client.ts): at 50 s before the hour.
+      clock.set(new Date(Math.ceil(clock.now().getTime() / hour) * hour + hour - 55_000));
+      await people.fill(list, 'join', 'edge@example.org', { remoteAddress: nextClient() });
+      expect(await mailsTo(server, 'edge@example.org')).toHaveLength(1);
+      // A minute later, in the next clock hour.
+      clock.advance(55_000);
+      await people.fill(list, 'join', 'edge@example.org', { remoteAddress: nextClient() });
+      expect(await mailsTo(server, 'edge@example.org')).toHaveLength(1);
+      // An hour after the first mail.
+      clock.advance(hour - 60_000);
+      await people.fill(list, 'join', 'edge@example.org', { remoteAddress: nextClient() });
+      expect(await mailsTo(server, 'edge@example.org')).toHaveLength(2);
+    });
+
     it('answers 429 past a client’s requests for the hour', async () => {
       const list = await createList('flood');
       const from = nextClient();

@@ -26,6 +26,7 @@ import { customFieldValuesIndex } from './migrations/2026-11-29T0700-custom-fiel
 import { administratorMail } from './migrations/2026-11-29T0710-administrator-mail.ts';
 import { bounces } from './migrations/2026-11-29T0800-bounces.ts';
 import { receivedAuthentication } from './migrations/2026-11-29T0900-received-authentication.ts';
+import { publicMailTimes } from './migrations/2026-11-29T1000-public-mail-times.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -55,6 +56,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-29T0710-administrator-mail': administratorMail(dialect),
     '2026-11-29T0800-bounces': bounces,
     '2026-11-29T0900-received-authentication': receivedAuthentication,
+    '2026-11-29T1000-public-mail-times': publicMailTimes,
   };
 }
 

@@ -29,6 +29,7 @@ export interface Database {
   member_requests: MemberRequestsTable;
   mail_tokens: MailTokensTable;
   public_throttles: PublicThrottlesTable;
+  public_mail_times: PublicMailTimesTable;
 }
 
 export interface AccountsTable {
@@ -349,6 +350,13 @@ export interface PublicThrottlesTable {
   /** Unix seconds. */
   window_start: number;
   count: number;
+}
+
+/** When the members' side last mailed an address (SECURITY.md 43), by a digest of it. */
+export interface PublicMailTimesTable {
+  throttle_key: string;
+  /** Unix seconds. */
+  last_sent: number;
 }
 
 export interface RateCountersTable {

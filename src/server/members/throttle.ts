@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { countWithin } from '../repositories/public-throttles.repository.ts';
+import { countWithin, takeOncePer } from '../repositories/public-throttles.repository.ts';
 
 /**
  * The public pages' limits (SECURITY.md 43): a client sends a few requests an hour, and an address
  * is mailed at most once an hour, whoever asks and from wherever, so nobody can make the server
- * mail a stranger more than that. Counted in the database (several processes count together),
- * per clock hour.
+ * mail a stranger more than that. Counted in the database (several processes count together):
+ * a client's requests per clock hour, an address's mail an hour after its last one (a clock hour
+ * would let a mail at 10:59 and another at 11:00 both go).
  */
 export const PUBLIC_LIMITS = {
   /** Join, leave and member-page requests from one client (IP address) per hour. */
   requestsPerClient: 20,
-  /** Mails of the members' side (confirmations, "already a member", page links) per address. */
-  mailsPerAddress: 1,
+  /** Mails of the members' side (confirmations, "already a member", page links): one per address. */
   windowSeconds: 3600,
 } as const;
 
@@ -45,10 +45,10 @@ export function takeAddressMail(
   addressKey: string,
   now: Date,
 ): Promise<boolean> {
-  return countWithin(
+  return takeOncePer(
     db,
     keyOf('mail', addressKey),
-    windowStart(now),
-    PUBLIC_LIMITS.mailsPerAddress,
+    Math.floor(now.getTime() / 1000),
+    PUBLIC_LIMITS.windowSeconds,
   );
 }

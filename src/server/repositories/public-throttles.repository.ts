@@ -20,7 +20,27 @@ export async function countWithin(
   return result.rows.length === 1;
 }
 
-/** Counters of windows that ended before `before` (Unix seconds). */
+/**
+ * Records a mail under `key` at `now` (Unix seconds) unless the last one went less than `seconds`
+ * before: one statement, so parallel requests never both mail (SECURITY.md 43). Answers whether
+ * it was recorded.
+ */
+export async function takeOncePer(
+  db: Kysely<Database>,
+  key: string,
+  now: number,
+  seconds: number,
+): Promise<boolean> {
+  const result = await sql<{ last_sent: number }>`
+    insert into public_mail_times (throttle_key, last_sent) values (${key}, ${now})
+    on conflict (throttle_key) do update set last_sent = excluded.last_sent
+    where public_mail_times.last_sent <= excluded.last_sent - ${seconds}
+    returning last_sent`.execute(db);
+  return result.rows.length === 1;
+}
+
+/** Counters of windows that ended, and mail times older than a window, before `before` (Unix seconds). */
 export async function deleteOldThrottles(db: Kysely<Database>, before: number): Promise<void> {
   await db.deleteFrom('public_throttles').where('window_start', '<', before).execute();
+  await db.deleteFrom('public_mail_times').where('last_sent', '<=', before).execute();
 }
