@@ -342,6 +342,30 @@ describeEachDialect('the audit log records every write', (dialect) => {
       expect(await entries({ object_type: 'account' })).toEqual([]);
     });
 
+    it("keeps an account's own superadmin's change of it in the account's log, and the group's", async () => {
+      const id = String(server.account.id);
+      const before = (await server.request('GET', `/api/2/accounts/${id}/`)).json as {
+        description: string;
+      };
+      await write('PUT', `/api/2/accounts/${id}/`, { description: 'Changed from within' });
+      const change = {
+        operation: 'accounts.update',
+        actor: { type: 'administrator', id: await administratorId(server.accountKey) },
+        object: { type: 'account', id },
+        changes: [{ field: 'description', old: before.description, new: 'Changed from within' }],
+      };
+      expect(await entries({ object_type: 'account' })).toMatchObject([change]);
+      expect(
+        await entries({ object_type: 'account', object_id: id }, server.globalKey),
+      ).toMatchObject([change]);
+      await write(
+        'PUT',
+        `/api/2/accounts/${id}/`,
+        { description: before.description },
+        server.globalKey,
+      );
+    });
+
     it('records nothing for a write that was refused', async () => {
       const before = await entries({});
       const refused = await server.request('POST', '/api/2/contacts/', {

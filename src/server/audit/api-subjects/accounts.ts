@@ -6,9 +6,9 @@ import { changesBetween, type ObjectState } from '../changes.ts';
 import { readOrNull, stateOf, subject } from '../api-subject.ts';
 
 /*
- * Spec §4.7: the group's accounts, recorded in the group's log (account null: only a global
+ * Spec §4.7: the group's accounts, recorded in the group's log (account null: a global
  * administrator manages them, spec §4.8, and an account deleted has no log of its own to show it
- * in). An account is read before an update (one row, its list names and users); a delete, which
+ * in); an update by the account's own administrator is in its own log as well. An account is read before an update (one row, its list names and users); a delete, which
  * runs in steps, reads it and counts its contacts (one kept count) before its first step.
  */
 
@@ -46,8 +46,15 @@ export const accountSubjects = {
   'accounts.update': subject<'accounts.update', ObjectState | null>({
     // Read as stored (own: null), whoever asks: the route checks the caller (operations.ts OWN_ACCOUNT).
     before: (db, ctx) => readOrNull(() => getAccount(db, ctx.params.id, {}, null)),
-    records: (_db, _ctx, { before, answer }) =>
-      before ? [accountEntry('accounts.update', before, stateOf(answer))] : [],
+    // Made by the account's own administrator (issue 27 item 5), it is in the account's log too:
+    // its other administrators read that one, not the group's.
+    records: (_db, ctx, { before, answer }) => {
+      if (!before) return [];
+      const entry = accountEntry('accounts.update', before, stateOf(answer));
+      return ctx.principal.accountId === null
+        ? [entry]
+        : [entry, { ...entry, accountId: Number(before.id) }];
+    },
   }),
   'accounts.delete': subject<
     'accounts.delete',
