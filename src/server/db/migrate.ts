@@ -27,6 +27,7 @@ import { administratorMail } from './migrations/2026-11-29T0710-administrator-ma
 import { bounces } from './migrations/2026-11-29T0800-bounces.ts';
 import { receivedAuthentication } from './migrations/2026-11-29T0900-received-authentication.ts';
 import { publicMailTimes } from './migrations/2026-11-29T1000-public-mail-times.ts';
+import { contactSearchSerial } from './migrations/2026-11-29T1010-contact-search-serial.ts';
 
 /** Every migration, named by timestamp, listed here rather than discovered from the file system. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -57,6 +58,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '2026-11-29T0800-bounces': bounces,
     '2026-11-29T0900-received-authentication': receivedAuthentication,
     '2026-11-29T1000-public-mail-times': publicMailTimes,
+    '2026-11-29T1010-contact-search-serial': contactSearchSerial(dialect),
   };
 }
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { SEARCH_MAX_LENGTH } from '../../api/constants.ts';
 import { readPoolOf, type PageJob } from '../db/heavy-reader.ts';
@@ -221,6 +221,25 @@ describeEachDialect('one account’s search never stalls another (issue 16 findi
       expect(deep.statements.every(({ sql }) => sql.includes('listkeeper_grams'))).toBe(true);
     }
     if (dialect === 'postgres') {
+      // No worker processes (migration 2026-11-29T1010), even where the planner would find them
+      // cheap: here it is told they cost nothing, as over 1M contacts it thought.
+      await server.database.db.transaction().execute(async (trx) => {
+        for (const setting of [
+          'parallel_setup_cost',
+          'parallel_tuple_cost',
+          'min_parallel_table_scan_size',
+          'min_parallel_index_scan_size',
+        ])
+          await sql`select set_config(${setting}, '0', true)`.execute(trx);
+        for (const statement of [...statements, ...deep.statements]) {
+          const plan = await trx.executeQuery<Record<string, unknown>>(
+            CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]),
+          );
+          expect(plan.rows.map((row) => String(row['QUERY PLAN'])).join('\n')).not.toMatch(
+            /Gather|Parallel/,
+          );
+        }
+      });
       // A letter in nearly every contact is compared with each text, as before: the index would
       // read them all too, and a plan reading them all computed each text's substrings as well.
       const broad = await searchStatement({ search: 'e', limit: 10 }, demo.account_key);
