@@ -96,4 +96,14 @@ describe('the dashboard files', () => {
     expect(page.headers['cache-control']).not.toMatch(/immutable|max-age=[1-9]/);
     expect(brotliDecompressSync(page.rawPayload).toString()).toMatch(/^<!doctype html>/);
   });
+
+  it('has every page ask for who is signed in beside its scripts, a round trip sooner (issue 27 item 8)', async () => {
+    for (const url of ['/', '/sign-in', '/a/1/messages/56']) {
+      const page = await get(url);
+      expect(page.headers.link, url).toBe(
+        '</auth/session>; rel=preload; as=fetch; crossorigin=anonymous',
+      );
+    }
+    expect((await get('/assets/index-BaEV5fLb.js')).headers.link).toBeUndefined();
+  });
 });

@@ -8,6 +8,13 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
+/**
+ * One exact formatter per locale and zone: making one (full date, long time) costs a few
+ * milliseconds, as much as the rest of a message page's render on a phone (issue 27 item 8), and a
+ * page shows dozens of times.
+ */
+const exactFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** `5 minutes ago`, `yesterday`, `in 2 hours`: the largest unit that fits, rounded down. */
 export function formatRelative(time: Date, now: Date, locale?: string): string {
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
@@ -20,7 +27,11 @@ export function formatRelative(time: Date, now: Date, locale?: string): string {
 
 /** The exact date and time, with the time zone: what hovering or a screen reader gets. */
 export function formatExact(time: Date, locale?: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long', timeZone }).format(
-    time,
-  );
+  const key = `${locale ?? ''} ${timeZone ?? ''}`;
+  let format = exactFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long', timeZone });
+    exactFormats.set(key, format);
+  }
+  return format.format(time);
 }

@@ -4,16 +4,18 @@ import {
   pendingAccountName,
 } from '../../features/accounts/components/account-button.tsx';
 import type { AccountSwitcherProps } from '../../features/accounts/components/account-switcher.tsx';
+import { usePainted } from '../../lib/use-painted.ts';
 
 let loading: Promise<{ default: ComponentType<AccountSwitcherProps> }> | null = null;
 
 /**
  * The switcher's code (its dialog, search and TanStack Query's observer) is not needed for the
  * shell's first paint, which shows the button as it stands until the accounts arrive anyway: it
- * loads beside the page, and only for global principals (issue #5 budget). The shell's loader
- * starts it early; a chunk that cannot load leaves the account's id and a word on what to do.
+ * loads once the shell is on screen, and only for global principals (issue #5 budget), not beside
+ * the page's own chunks and reads on a phone's connection (issue 27 item 8). A chunk that cannot
+ * load leaves the account's id and a word on what to do.
  */
-export function preloadAccountSwitcher() {
+function loadAccountSwitcher() {
   loading ??= import('../../features/accounts/components/account-switcher.tsx').then(
     (module) => ({ default: module.AccountSwitcher }),
     () => ({ default: SwitcherUnavailable }),
@@ -21,19 +23,20 @@ export function preloadAccountSwitcher() {
   return loading;
 }
 
-const AccountSwitcher = lazy(preloadAccountSwitcher);
+const AccountSwitcher = lazy(loadAccountSwitcher);
 
 /** The account switcher; until its code is here, the same button (a click opens it once loaded). */
 export function LazyAccountSwitcher(props: AccountSwitcherProps) {
+  const painted = usePainted();
+  const button = (
+    <AccountButton
+      name={pendingAccountName(props.accountId)}
+      onClick={() => props.onOpenChange(true)}
+    />
+  );
+  if (!painted) return button;
   return (
-    <Suspense
-      fallback={
-        <AccountButton
-          name={pendingAccountName(props.accountId)}
-          onClick={() => props.onOpenChange(true)}
-        />
-      }
-    >
+    <Suspense fallback={button}>
       <AccountSwitcher {...props} />
     </Suspense>
   );

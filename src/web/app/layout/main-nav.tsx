@@ -3,10 +3,12 @@ import { NavLink } from 'react-router';
 import { lastAccount, sectionPath, type Section } from '../../lib/account-scope.ts';
 import type { AccountId } from '../../lib/api-client.ts';
 import { usePermissions } from '../../lib/permissions.ts';
+import { usePainted } from '../../lib/use-painted.ts';
 
 // The queues' readers (and the contract's schemas with them) and the Custom fields item, offered
 // only where the server has custom fields (extension `fields.*`), load after the shell's first
-// paint: the shell itself reads nothing of them (bench/bundle-size.ts, the shell's budget).
+// paint: the shell itself reads nothing of them (bench/bundle-size.ts, the shell's budget), and
+// their chunks and reads do not share a phone's connection with the page's (issue 27 item 8).
 const NavPart = lazy(() => import('./nav-parts.tsx').then((m) => ({ default: m.NavPart })));
 
 const sections: { section: Section; label: string }[] = [
@@ -39,6 +41,7 @@ export function MainNav({
   audit: boolean;
 }) {
   const target = accountId ?? (global ? lastAccount() : null);
+  const painted = usePainted();
   // Spec §2.6 general_settings: the account's own settings (an operator has Accounts instead).
   const powers = usePermissions();
   const ownAccount =
@@ -54,7 +57,7 @@ export function MainNav({
             <li key={section}>
               <NavLink to={sectionPath(target, section)}>
                 {label}
-                {(section === 'held' || section === 'requests') && (
+                {painted && (section === 'held' || section === 'requests') && (
                   <Suspense fallback={null}>
                     <NavPart
                       part={section === 'held' ? 'held-count' : 'requests-count'}
@@ -66,9 +69,11 @@ export function MainNav({
               </NavLink>
             </li>
           ))}
-        <Suspense fallback={null}>
-          <NavPart part="fields" accountId={target} global={global} />
-        </Suspense>
+        {painted && (
+          <Suspense fallback={null}>
+            <NavPart part="fields" accountId={target} global={global} />
+          </Suspense>
+        )}
         {ownAccount && (
           <li>
             <NavLink to="/account" end>

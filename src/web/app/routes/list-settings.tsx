@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { Link, useParams, type LoaderFunctionArgs } from 'react-router';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
@@ -20,6 +21,10 @@ export function Component() {
   const name = useParams().listName ?? '';
   const list = useQuery(listQueries.detail(accountId, name));
   const lists = useQuery(listQueries.withIds(accountId));
+  // The form's first render is long (every setting of the list): rendered in the background once
+  // the data is in, in slices the browser can answer between, not as one task (issue 27 item 8).
+  const shownList = useDeferredValue(list.data);
+  const shownLists = useDeferredValue(lists.data);
   return (
     <>
       <PageHeading title={`List ${name}`} />
@@ -34,12 +39,14 @@ export function Component() {
         <ErrorMessage error={list.error} onRetry={() => void list.refetch()} />
       ) : lists.isError ? (
         <ErrorMessage error={lists.error} onRetry={() => void lists.refetch()} />
+      ) : !shownList || !shownLists ? (
+        <TableSkeleton label="Loading the list…" />
       ) : (
         <ListSettingsForm
-          key={`${accountId ?? ''}/${list.data.name}`}
+          key={`${accountId ?? ''}/${shownList.name}`}
           accountId={accountId}
-          list={list.data}
-          lists={lists.data}
+          list={shownList}
+          lists={shownLists}
         />
       )}
     </>

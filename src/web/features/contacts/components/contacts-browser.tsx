@@ -1,5 +1,5 @@
 import '../contacts.css';
-import { useEffect, useId, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useState } from 'react';
 import type { Contact } from '../../../../api/schemas/contact.ts';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorMessage } from '../../../components/error-message.tsx';
@@ -56,6 +56,9 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
   const { may } = powers;
   const state = readContactSearch(params);
   const contacts = useContactsPage(accountId, state);
+  // A page of rows renders in the background once it is in, in slices the browser can answer
+  // between, not as one long task (issue 27 item 8).
+  const view = useDeferredValue(contacts.data);
 
   const update = (change: Partial<ContactSearch>, replace = false) =>
     setParams(writeContactSearch({ ...state, page: 1, ...change }), { replace });
@@ -170,15 +173,16 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
         <TableSkeleton label="Loading contacts…" />
       ) : contacts.isError ? (
         <ErrorMessage error={contacts.error} onRetry={() => void contacts.refetch()} />
-      ) : !contacts.data ? null : contacts.data.contacts.length === 0 &&
-        contacts.data.mode !== 'search' ? (
+      ) : !view ? (
+        <TableSkeleton label="Loading contacts…" />
+      ) : view.contacts.length === 0 && view.mode !== 'search' ? (
         <p className="summary" role="status">
           {filtered ? 'No contact matches this search.' : 'No contacts yet.'}
         </p>
       ) : (
         <>
           <p className="summary" role="status" aria-busy={contacts.isFetching}>
-            {summaryOf(contacts.data, state.list)}
+            {summaryOf(view, state.list)}
             {pages > 1 && `; page ${state.page} of ${pages}`}
             {contacts.isPlaceholderData && ' (updating…)'}
           </p>
@@ -186,21 +190,21 @@ export function ContactsBrowser({ accountId }: { accountId: AccountId }) {
             <BulkPanel
               accountId={accountId}
               readAll={contacts.readAll}
-              matching={contacts.data.count}
+              matching={view.count}
               selected={[...selected.values()]}
               onFinished={() => setSelected(new Map())}
             />
           )}
           <ContactsTable
-            contacts={contacts.data.contacts}
+            contacts={view.contacts}
             offset={(state.page - 1) * state.limit}
-            count={contacts.data.count}
+            count={view.count}
             selected={new Set(selected.keys())}
             onToggle={(key, on) => {
-              const contact = contacts.data?.contacts.find((c) => selectionKey(c) === key);
+              const contact = view.contacts.find((c) => selectionKey(c) === key);
               if (contact) toggle([contact], on);
             }}
-            onToggleAll={(on) => toggle(contacts.data?.contacts ?? [], on)}
+            onToggleAll={(on) => toggle(view.contacts, on)}
           />
           <Pagination page={state.page} pages={pages} onPage={(page) => update({ page })} />
         </>

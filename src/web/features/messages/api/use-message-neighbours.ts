@@ -13,6 +13,8 @@ export interface Neighbour {
 }
 
 export interface MessageNeighbours {
+  /** The list's page is still being read: where the message stands in it is not known yet. */
+  loading: boolean;
   /** The message is on the list page `search` names, after its filter and search. */
   found: boolean;
   /** Its place among the page's matching messages (1-based), and how many there are. */
@@ -68,5 +70,12 @@ export function useMessageNeighbours(
       : needAfter && afterPage.data
         ? at(visibleMessages(afterPage.data, after, gone).rows[0], after)
         : null;
-  return { found, position: index + 1, total: rows.length, previous, next };
+  return {
+    loading: page.isPending,
+    found,
+    position: index + 1,
+    total: rows.length,
+    previous,
+    next,
+  };
 }
