@@ -132,3 +132,30 @@ test('an account key never sees account URLs or the accounts page', async ({ pag
       .getByRole('link', { name: 'Account', exact: true }),
   ).toHaveAttribute('aria-current', 'page');
 });
+
+test('Enter typed in the switcher before the accounts arrive opens the first match once they do', async ({
+  page,
+  server,
+}) => {
+  const gamma = await accountWithContacts(server, 'gamma', ['Gina']);
+  const delta = await accountWithContacts(server, 'delta', ['Dora']);
+  const { key } = await createKey(server, 'global');
+  // The group's accounts take a while (a phone's connection; the switcher loads after the shell).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/2/accounts/?*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await signInWithKey(page, key, { path: `/a/${gamma.id}/contacts` });
+  await expect(page.getByRole('cell', { name: `Gina ${gamma.name}` })).toBeVisible();
+  await page.keyboard.press('s');
+  const dialog = page.getByRole('dialog', { name: 'Switch account' });
+  await expect(dialog.getByLabel('Search accounts')).toBeFocused();
+  await expect(dialog.getByRole('status')).toHaveText('Loading accounts…');
+  await page.keyboard.type(delta.name);
+  await page.keyboard.press('Enter');
+  release();
+  await expect(page).toHaveURL(new RegExp(`/a/${delta.id}/contacts$`));
+  await expect(page.getByRole('cell', { name: `Dora ${delta.name}` })).toBeVisible();
+});

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Account } from '../../../../api/schemas/account.ts';
 import { Dialog } from '../../../components/dialog.tsx';
@@ -62,7 +62,7 @@ export function AccountSwitcher({ accountId, open, onOpenChange }: AccountSwitch
 }
 
 function AccountSearch({
-  accounts = [],
+  accounts,
   accountId,
   onChosen,
 }: {
@@ -76,21 +76,39 @@ function AccountSearch({
   const searchId = useId();
   const listId = useId();
   const section = sectionOf(pathname) ?? 'contacts';
-  const found = accounts.filter((account) => matches(account, search));
+  const found = (accounts ?? []).filter((account) => matches(account, search));
+  // Enter pressed before the accounts arrived (the switcher loads after the shell paints): it
+  // opens the first match once they do, rather than being lost.
+  const enterWaiting = useRef(false);
+  const choose = (account: Account) => {
+    onChosen();
+    void navigate(sectionPath(String(account.id), section));
+  };
+  const first = found[0];
+  const chooseWaiting = useEffectEvent(() => {
+    if (!enterWaiting.current) return;
+    enterWaiting.current = false;
+    if (first) choose(first);
+  });
+  const loaded = accounts !== undefined;
+  useEffect(() => {
+    if (loaded) chooseWaiting();
+  }, [loaded]);
 
   const links = (list: HTMLElement | null) => [
     ...(list?.querySelectorAll<HTMLAnchorElement>('a') ?? []),
   ];
 
   function onSearchKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    const first = found[0];
     if (event.key === 'ArrowDown') {
       event.preventDefault();
       links(document.getElementById(listId))[0]?.focus();
     } else if (event.key === 'Enter' && first) {
       event.preventDefault();
-      onChosen();
-      void navigate(sectionPath(String(first.id), section));
+      choose(first);
+    } else if (event.key === 'Enter' && accounts === undefined) {
+      event.preventDefault();
+      enterWaiting.current = true;
     }
   }
 
