@@ -512,8 +512,9 @@ describeEachDialect('members join and leave on their own (issue 25)', (dialect) 
 
   describe('abuse (SECURITY.md 43)', () => {
     /**
-     * The counts are per clock hour (members/throttle.ts): a test starts at the top of one, so that
-     * its forms (a minute of the test's clock at most) never straddle two, whatever the time of day.
+     * A client's requests count per clock hour (members/throttle.ts): a test starts at the top of
+     * one, so that its forms (a minute of the test's clock at most) never straddle two, whatever the
+     * time of day. An address's mails count from its last one (the edge test below).
      */
     const toTheNextHour = () => {
       const hour = 3_600_000;

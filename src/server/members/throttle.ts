@@ -13,7 +13,11 @@ import { countWithin, takeOncePer } from '../repositories/public-throttles.repos
 export const PUBLIC_LIMITS = {
   /** Join, leave and member-page requests from one client (IP address) per hour. */
   requestsPerClient: 20,
-  /** Mails of the members' side (confirmations, "already a member", page links): one per address. */
+  /**
+   * The hour of both limits: a client's requests count per clock hour of this length, and the
+   * members' side mails an address (confirmations, "already a member", page links) once per this
+   * long after its last mail.
+   */
   windowSeconds: 3600,
 } as const;
 
